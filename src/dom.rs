@@ -1,0 +1,386 @@
+//! The compact DOM snapshot every algorithm works on.
+//!
+//! Only element nodes are kept, in document (pre-)order, so node `i` of a
+//! snapshot is the `i`-th element of the document both natively (html5ever)
+//! and in the browser (web-sys); that shared numbering is what lets the
+//! extension map a template computed here back onto live nodes. Strings the
+//! equality probability compares as sets (classes, attribute names) are kept
+//! as sorted 64-bit hashes: set intersection becomes a merge of integers.
+
+use serde::Serialize;
+
+/// Index of a node in its [`Tree`]; the root is always `NodeId(0)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub const ROOT: NodeId = NodeId(0);
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Class that marks a gold non-template root (FORMAT.md).
+pub const GOLD_NOT_TEMPLATE: &str = "notTemplate";
+/// Class that marks a gold main-content root (FORMAT.md).
+pub const GOLD_MAIN_CONTENT: &str = "mainContent";
+/// Attributes the extension itself sets on live nodes start with this; the
+/// snapshot ignores them so a second extraction sees the page as it was.
+pub const OWN_ATTRIBUTE_PREFIX: &str = "data-tex-";
+
+/// One element of the snapshot.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Lower-case tag name (`nodeName` in the thesis).
+    pub tag: Box<str>,
+    pub id: Option<Box<str>>,
+    /// Sorted, deduplicated hashes of the class names, gold classes removed.
+    pub classes: Box<[u64]>,
+    /// Sorted, deduplicated hashes of the attribute names other than
+    /// `class` and `id` (Def. 3.2.1).
+    pub attributes: Box<[u64]>,
+    /// Raw `href` of `<a>` and `<area>` elements, resolved later against the
+    /// page URL so the browser and the CLI resolve it identically.
+    pub href: Option<Box<str>>,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    /// Position among the parent's element children, from 0.
+    pub child_index: u32,
+    /// Depth from the root; the root has depth 1 (a DOM path's length, Def. 2.2.8).
+    pub depth: u32,
+    /// The gold annotations, kept apart from `classes` for scoring only.
+    pub gold: Gold,
+}
+
+/// Gold-standard marks read from the annotation classes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Gold {
+    pub not_template: bool,
+    pub main_content: bool,
+}
+
+/// An element tree in document order.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = (NodeId, &Node)> {
+        self.nodes.iter().enumerate().map(|(i, n)| (NodeId(i as u32), n))
+    }
+
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        &self.nodes[id.index()].children
+    }
+
+    /// The first `<body>` child of the root, where scoring counts nodes.
+    pub fn body(&self) -> Option<NodeId> {
+        if self.is_empty() {
+            return None;
+        }
+        self.children(NodeId::ROOT).iter().copied().find(|&c| &*self.node(c).tag == "body")
+    }
+
+    /// All nodes of the subtree rooted at `id`, `id` first, in document order.
+    /// Pre-order numbering makes a subtree one contiguous range of ids.
+    pub fn subtree(&self, id: NodeId) -> std::ops::Range<usize> {
+        let mut last = id;
+        while let Some(&c) = self.children(last).last() {
+            last = c;
+        }
+        id.index()..last.index() + 1
+    }
+
+    /// A readable, stable address of a node: tag and 1-based position among
+    /// same-tag siblings from the root, e.g. `/html/body/div[2]/ul/li[3]`.
+    pub fn path(&self, id: NodeId) -> String {
+        let mut steps = Vec::new();
+        let mut cur = Some(id);
+        while let Some(n) = cur {
+            let node = self.node(n);
+            let step = match node.parent {
+                Some(p) => {
+                    let same: Vec<NodeId> =
+                        self.children(p).iter().copied().filter(|&s| self.node(s).tag == node.tag).collect();
+                    if same.len() > 1 {
+                        let pos = same.iter().position(|&s| s == n).unwrap_or(0) + 1;
+                        format!("{}[{}]", node.tag, pos)
+                    } else {
+                        node.tag.to_string()
+                    }
+                }
+                None => node.tag.to_string(),
+            };
+            steps.push(step);
+            cur = node.parent;
+        }
+        steps.reverse();
+        format!("/{}", steps.join("/"))
+    }
+}
+
+/// Hash used for class and attribute names (FNV-1a, 64 bit): tiny, and the
+/// same on every target, so native and wasm snapshots are identical.
+pub fn name_hash(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn sorted_set(mut v: Vec<u64>) -> Box<[u64]> {
+    v.sort_unstable();
+    v.dedup();
+    v.into_boxed_slice()
+}
+
+/// Builds a [`Tree`] from a pre-order walk of any DOM: the native parser and
+/// the browser's live DOM both feed it, so the rules of what a snapshot keeps
+/// live in one place.
+#[derive(Default)]
+pub struct TreeBuilder {
+    nodes: Vec<Node>,
+    stack: Vec<NodeId>,
+}
+
+impl TreeBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of elements opened so far (lets callers enforce a size limit
+    /// before walking the rest of a huge page).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Opens an element as the next child of the innermost open one.
+    /// A second root (an element opened after the root closed) is ignored by
+    /// attaching it under the root, so the tree always has one root.
+    pub fn open<'a>(&mut self, tag: &str, attributes: impl IntoIterator<Item = (&'a str, &'a str)>) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        let parent = self.stack.last().copied().or(if self.nodes.is_empty() { None } else { Some(NodeId::ROOT) });
+        let mut node = Node {
+            tag: tag.to_ascii_lowercase().into_boxed_str(),
+            id: None,
+            classes: Box::new([]),
+            attributes: Box::new([]),
+            href: None,
+            parent,
+            children: Vec::new(),
+            child_index: 0,
+            depth: 1,
+            gold: Gold::default(),
+        };
+        let mut classes = Vec::new();
+        let mut attrs = Vec::new();
+        for (name, value) in attributes {
+            let name = name.to_ascii_lowercase();
+            if name.starts_with(OWN_ATTRIBUTE_PREFIX) {
+                continue;
+            }
+            match name.as_str() {
+                "id" => {
+                    if !value.is_empty() {
+                        node.id = Some(value.into());
+                    }
+                }
+                "class" => {
+                    for class in value.split_ascii_whitespace() {
+                        match class {
+                            GOLD_NOT_TEMPLATE => node.gold.not_template = true,
+                            GOLD_MAIN_CONTENT => node.gold.main_content = true,
+                            _ => classes.push(name_hash(class)),
+                        }
+                    }
+                }
+                _ => {
+                    if name == "href" && matches!(&*node.tag, "a" | "area") {
+                        node.href = Some(value.trim().into());
+                    }
+                    attrs.push(name_hash(&name));
+                }
+            }
+        }
+        node.classes = sorted_set(classes);
+        node.attributes = sorted_set(attrs);
+        if let Some(p) = parent {
+            let parent_node = &mut self.nodes[p.index()];
+            node.child_index = parent_node.children.len() as u32;
+            node.depth = parent_node.depth + 1;
+            parent_node.children.push(id);
+        }
+        self.nodes.push(node);
+        self.stack.push(id);
+        id
+    }
+
+    /// Closes the innermost open element.
+    pub fn close(&mut self) {
+        self.stack.pop();
+    }
+
+    /// The finished tree, or `None` when no element was opened.
+    pub fn finish(self) -> Option<Tree> {
+        if self.nodes.is_empty() {
+            None
+        } else {
+            Some(Tree { nodes: self.nodes })
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_trees {
+    use super::*;
+
+    /// Builds a tree from a compact notation: `tag.class#id(child child)`.
+    /// Children are separated by spaces; attributes other than class/id are
+    /// written `tag[name,name]`.
+    pub fn tree(spec: &str) -> Tree {
+        let mut b = TreeBuilder::new();
+        let tokens = tokenize(spec);
+        for t in tokens {
+            match t.as_str() {
+                "(" => {}
+                ")" => b.close(),
+                _ => {
+                    let (tag, attrs) = parse_token(&t);
+                    let refs: Vec<(&str, &str)> = attrs.iter().map(|(a, v)| (a.as_str(), v.as_str())).collect();
+                    b.open(&tag, refs);
+                    if !t.ends_with('(') {
+                        b.close();
+                    }
+                }
+            }
+        }
+        b.finish().expect("non-empty spec")
+    }
+
+    fn tokenize(spec: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        for ch in spec.chars() {
+            match ch {
+                '(' => {
+                    cur.push('(');
+                    out.push(std::mem::take(&mut cur));
+                }
+                ')' => {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                    out.push(")".into());
+                }
+                c if c.is_whitespace() => {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                }
+                c => cur.push(c),
+            }
+        }
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+        out
+    }
+
+    fn parse_token(t: &str) -> (String, Vec<(String, String)>) {
+        let t = t.trim_end_matches('(');
+        let (head, extra) = match t.find('[') {
+            Some(i) => (&t[..i], Some(t[i + 1..].trim_end_matches(']'))),
+            None => (t, None),
+        };
+        let mut attrs = Vec::new();
+        let mut tag = String::new();
+        let mut classes = Vec::new();
+        let mut id = None;
+        let mut sep = ' ';
+        let mut cur = String::new();
+        for ch in head.chars().chain(std::iter::once('.')) {
+            if ch == '.' || ch == '#' {
+                match sep {
+                    ' ' => tag = std::mem::take(&mut cur),
+                    '#' => id = Some(std::mem::take(&mut cur)),
+                    _ => classes.push(std::mem::take(&mut cur)),
+                }
+                sep = ch;
+            } else {
+                cur.push(ch);
+            }
+        }
+        if !classes.is_empty() {
+            attrs.push(("class".to_string(), classes.join(" ")));
+        }
+        if let Some(id) = id {
+            attrs.push(("id".to_string(), id));
+        }
+        if let Some(extra) = extra {
+            for name in extra.split(',') {
+                let (n, v) = name.split_once('=').unwrap_or((name, ""));
+                attrs.push((n.to_string(), v.to_string()));
+            }
+        }
+        (tag, attrs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_trees::tree;
+    use super::*;
+
+    #[test]
+    fn builder_keeps_order_parents_and_indexes() {
+        let t = tree("html( head body( div#a.x.y( p p ) div ) )");
+        assert_eq!(t.len(), 7);
+        let body = t.body().unwrap();
+        assert_eq!(&*t.node(body).tag, "body");
+        let divs = t.children(body);
+        assert_eq!(divs.len(), 2);
+        assert_eq!(t.node(divs[1]).child_index, 1);
+        assert_eq!(t.node(divs[0]).id.as_deref(), Some("a"));
+        assert_eq!(t.node(divs[0]).classes.len(), 2);
+        assert_eq!(t.node(t.children(divs[0])[1]).depth, 4);
+        assert_eq!(t.subtree(divs[0]), 3..6);
+        assert_eq!(t.path(t.children(divs[0])[1]), "/html/body/div[1]/p[2]");
+    }
+
+    #[test]
+    fn gold_classes_are_stripped_but_remembered() {
+        let plain = tree("html( body( div.box ) )");
+        let marked = tree("html( body( div.box.notTemplate.mainContent ) )");
+        let (p, m) = (plain.node(NodeId(2)), marked.node(NodeId(2)));
+        assert_eq!(p.classes, m.classes);
+        assert!(m.gold.not_template && m.gold.main_content);
+        assert!(!p.gold.not_template);
+    }
+
+    #[test]
+    fn own_marker_attributes_are_ignored() {
+        let plain = tree("html( body( div[title] ) )");
+        let marked = tree("html( body( div[title,data-tex-view] ) )");
+        assert_eq!(plain.node(NodeId(2)).attributes, marked.node(NodeId(2)).attributes);
+    }
+}

@@ -1,0 +1,130 @@
+//! The equality probability of two nodes of different trees
+//! (thesis Def. 3.2.2, with the weights tuned in §5.2.3).
+
+use crate::config::Equality;
+use crate::dom::{NodeId, Tree};
+
+/// |a ∩ b| / |a ∪ b| of two sorted, deduplicated sets.
+fn jaccard(a: &[u64], b: &[u64]) -> f64 {
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    common as f64 / (a.len() + b.len() - common) as f64
+}
+
+/// P_c and P_a: set similarity, or `none` when both sets are empty.
+fn set_probability(a: &[u64], b: &[u64], none: f64) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        none
+    } else {
+        jaccard(a, b)
+    }
+}
+
+/// P_ch: ratio of the child counts, or `none` when both are leaves.
+fn children_probability(c1: usize, c2: usize, none: f64) -> f64 {
+    if c1 == 0 && c2 == 0 {
+        none
+    } else {
+        c1.min(c2) as f64 / c1.max(c2) as f64
+    }
+}
+
+/// P_p: how well the child positions agree, counted from the left (i) and
+/// from the right (j) of parents with c and c' children. When one parent has
+/// more children, a node may have moved right by the extra children without
+/// losing anything, so only the shift beyond that is penalised.
+pub fn position_probability(i: usize, c: usize, i2: usize, c2: usize) -> f64 {
+    let (i, i2) = (i as f64, i2 as f64);
+    let j = c as f64 - 1.0 - i;
+    let j2 = c2 as f64 - 1.0 - i2;
+    let cmin = c.min(c2).max(1) as f64;
+    let shift = match c2.cmp(&c) {
+        std::cmp::Ordering::Equal => (i - i2).abs(),
+        std::cmp::Ordering::Greater => 0f64.max(i - i2).max(j - j2),
+        std::cmp::Ordering::Less => 0f64.max(i2 - i).max(j2 - j),
+    };
+    (1.0 - shift / cmin).max(0.0)
+}
+
+/// P_=(n1, n2): 0 for different tags, 1 for equal ids, otherwise the
+/// weighted sum of the class, attribute, children and position probabilities.
+pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId) -> f64 {
+    let (a, b) = (t1.node(n1), t2.node(n2));
+    if a.tag != b.tag {
+        return 0.0;
+    }
+    match (&a.id, &b.id) {
+        (Some(x), Some(y)) if x == y => return 1.0,
+        (None, None) if p.absent_ids_equal => return 1.0,
+        _ => {}
+    }
+    let siblings = |t: &Tree, n: &crate::dom::Node| n.parent.map_or(1, |q| t.children(q).len());
+    p.w_classes * set_probability(&a.classes, &b.classes, p.no_classes)
+        + p.w_attributes * set_probability(&a.attributes, &b.attributes, p.no_attributes)
+        + p.w_children * children_probability(a.children.len(), b.children.len(), p.no_children)
+        + p.w_position
+            * position_probability(a.child_index as usize, siblings(t1, a), b.child_index as usize, siblings(t2, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::test_trees::tree;
+
+    /// Ex. 3.2.5 with its weights (0.4, 0.1, 0.1, 0.4): equal classes, two
+    /// of three attributes, 2 vs 3 children, positions 11 and 9 of 40
+    /// siblings (P_p = 0.95). The thesis rounds 2/3 to 0.66 and gets 0.912.
+    #[test]
+    fn example_3_2_5_gives_0_912() {
+        let params =
+            Equality { w_classes: 0.4, w_attributes: 0.1, w_children: 0.1, w_position: 0.4, ..Equality::default() };
+        let row = |pos: usize, attrs: &str, kids: usize| {
+            let mut spec = String::from("html( body( ");
+            for i in 0..40 {
+                if i == pos {
+                    spec += &format!("div.Author[{attrs}]( {}) ", "p ".repeat(kids));
+                } else {
+                    spec += "span ";
+                }
+            }
+            spec += ") )";
+            tree(&spec)
+        };
+        let (t1, t2) = (row(11, "float,color,background", 2), row(9, "float,background", 3));
+        let n = |t: &Tree| t.nodes().find(|(_, n)| &*n.tag == "div").unwrap().0;
+        assert!((position_probability(11, 40, 9, 40) - 0.95).abs() < 1e-9);
+        let p = probability(&params, &t1, n(&t1), &t2, n(&t2));
+        assert!((p - 0.912).abs() < 0.002, "{p}");
+    }
+
+    #[test]
+    fn tags_and_ids_decide_first() {
+        let t1 = tree("html( body( div#main.a p ) )");
+        let t2 = tree("html( body( div#main.b section ) )");
+        let p = Equality::default();
+        assert_eq!(probability(&p, &t1, NodeId(2), &t2, NodeId(2)), 1.0);
+        assert_eq!(probability(&p, &t1, NodeId(3), &t2, NodeId(3)), 0.0);
+        let plain = tree("html( body( div ) )");
+        assert!(probability(&p, &plain, NodeId(2), &plain, NodeId(2)) < 1.0);
+        let lax = Equality { absent_ids_equal: true, ..Equality::default() };
+        assert_eq!(probability(&lax, &plain, NodeId(2), &plain, NodeId(2)), 1.0);
+    }
+
+    #[test]
+    fn position_probability_forgives_inserted_siblings_only() {
+        assert_eq!(position_probability(3, 4, 3, 6), 1.0);
+        assert_eq!(position_probability(3, 4, 5, 6), 1.0);
+        assert!(position_probability(0, 4, 5, 6) < 1.0);
+        assert_eq!(position_probability(0, 1, 0, 1), 1.0);
+    }
+}

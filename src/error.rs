@@ -1,0 +1,42 @@
+//! Typed errors of the core. Each `Display` is one sentence a user can read:
+//! the CLI prints it as is and the extension's popup shows it unchanged.
+
+use thiserror::Error;
+
+/// Why one page could not be loaded. A candidate that fails this way is
+/// skipped; only the key page failing stops an extraction.
+#[derive(Debug, Error, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
+pub enum LoadError {
+    #[error("{0} was not found")]
+    NotFound(String),
+    #[error("{url} could not be read: {reason}")]
+    Unreadable { url: String, reason: String },
+    #[error("{url} is not an HTML page ({content_type})")]
+    NotHtml { url: String, content_type: String },
+    #[error("{url} redirected to another origin")]
+    OffOrigin { url: String },
+    #[error("{url} took longer than {timeout_ms} ms")]
+    Timeout { url: String, timeout_ms: u32 },
+    #[error("{url} answered HTTP {status}")]
+    Http { url: String, status: u16 },
+    #[error("{url} has {nodes} elements, more than the limit of {limit}")]
+    TooLarge { url: String, nodes: usize, limit: usize },
+    #[error("{url} has no elements")]
+    Empty { url: String },
+}
+
+/// Why an extraction failed as a whole.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ExtractError {
+    #[error("The key page could not be loaded: {0}.")]
+    KeyPage(LoadError),
+    #[error("The address {0} is not a web page this extension can analyse (only http and https pages are).")]
+    Restricted(String),
+    #[error("The page has no links to other pages of the same site, so there is nothing to compare it with.")]
+    NoLinks,
+    #[error("None of the {0} linked pages could be loaded, so there is nothing to compare the page with.")]
+    NoCandidates(usize),
+    #[error("The configuration is invalid: {0}.")]
+    Config(String),
+}

@@ -1,0 +1,163 @@
+//! Hyperlinks of a page and the hyperlink distance between them
+//! (thesis §2.2.2, Defs. 2.2.4 and 2.2.5).
+
+use std::collections::HashSet;
+
+use url::Url;
+
+use crate::dom::{NodeId, Tree};
+
+/// A link as the thesis sees it: the sequence of directory words of a URL,
+/// host first, ignoring the resource name (Def. 2.2.4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hyperlink {
+    words: Vec<String>,
+}
+
+impl Hyperlink {
+    pub fn from_words<S: Into<String>>(words: impl IntoIterator<Item = S>) -> Self {
+        Self { words: words.into_iter().map(Into::into).collect() }
+    }
+
+    /// `http://h/a/b/page.html` → `h/a/b/`; `http://h/a/b/` → `h/a/b/`.
+    pub fn from_url(url: &Url) -> Self {
+        let mut words = vec![match url.port() {
+            Some(p) => format!("{}:{p}", url.host_str().unwrap_or("")),
+            None => url.host_str().unwrap_or("").to_string(),
+        }];
+        if let Some(segments) = url.path_segments() {
+            let segments: Vec<&str> = segments.collect();
+            if let Some((_resource, dirs)) = segments.split_last() {
+                words.extend(dirs.iter().filter(|d| !d.is_empty()).map(|d| d.to_string()));
+            }
+        }
+        Self { words }
+    }
+
+    /// |h|, the number of words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+}
+
+/// hDistance(h, h'), Def. 2.2.5: 0 for the same directory, +k when h' is k
+/// levels below h, and -k where k is the number of words of h after the
+/// common prefix (how far one climbs from h before descending to h').
+pub fn h_distance(h: &Hyperlink, h2: &Hyperlink) -> i32 {
+    let common = h.words.iter().zip(&h2.words).take_while(|(a, b)| a == b).count();
+    if common == h.words.len() {
+        (h2.words.len() - common) as i32
+    } else {
+        -((h.words.len() - common) as i32)
+    }
+}
+
+/// A same-origin link of a page: its absolute URL (fragment removed) and the
+/// first `<a>` node that carries it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageLink {
+    pub url: Url,
+    pub node: NodeId,
+}
+
+/// File endings that are never HTML pages, so never candidates.
+const NON_HTML_ENDINGS: &[&str] = &[
+    ".pdf", ".jpg", ".jpeg", ".png", ".gif", ".svg", ".webp", ".ico", ".bmp", ".zip", ".gz", ".tgz", ".bz2", ".xz",
+    ".tar", ".7z", ".rar", ".jar", ".exe", ".dmg", ".msi", ".deb", ".rpm", ".mp3", ".mp4", ".avi", ".mov", ".webm",
+    ".ogg", ".wav", ".css", ".js", ".json", ".xml", ".rss", ".atom", ".txt", ".csv", ".doc", ".docx", ".xls",
+    ".xlsx", ".ppt", ".pptx", ".odt", ".epub", ".woff", ".woff2", ".ttf", ".xsd", ".asc", ".md5", ".sha1", ".sha256",
+    ".sha512",
+];
+
+/// The URL with its fragment removed, the form used to compare links.
+pub fn normalize(url: &Url) -> Url {
+    let mut u = url.clone();
+    u.set_fragment(None);
+    u
+}
+
+/// Whether a URL is a page of the same origin worth loading.
+pub fn is_candidate(url: &Url, page: &Url) -> bool {
+    matches!(url.scheme(), "http" | "https")
+        && url.origin() == page.origin()
+        && !NON_HTML_ENDINGS.iter().any(|e| url.path().to_ascii_lowercase().ends_with(e))
+}
+
+/// getLinks (Alg. 2): the page's distinct same-origin http(s) links in
+/// document order, fragments removed, self links and non-HTML files dropped.
+pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
+    let page = normalize(page_url);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (id, node) in tree.nodes() {
+        let Some(href) = node.href.as_deref() else { continue };
+        if href.is_empty() || href.starts_with('#') {
+            continue;
+        }
+        let Ok(abs) = page_url.join(href) else { continue };
+        let abs = normalize(&abs);
+        if abs == page || !is_candidate(&abs, &page) {
+            continue;
+        }
+        if seen.insert(abs.clone()) {
+            out.push(PageLink { url: abs, node: id });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::test_trees::tree;
+
+    fn h(s: &str) -> Hyperlink {
+        Hyperlink::from_words(s.split('/').filter(|w| !w.is_empty()))
+    }
+
+    #[test]
+    fn distances_listed_under_definition_2_2_5() {
+        assert_eq!(h_distance(&h("research/maths/"), &h("research/maths/")), 0);
+        assert_eq!(h_distance(&h("research/maths/"), &h("research/maths/geometry/")), 1);
+        assert_eq!(h_distance(&h("research/maths/"), &h("research/")), -1);
+        assert_eq!(h_distance(&h("research/maths/"), &h("research/physics/dynamics")), -1);
+        assert_eq!(h_distance(&h("research/maths/"), &h("www.upv.es/research/")), -2);
+    }
+
+    /// Ex. 2.2.6 writes its first case as hDistance(technology, news) = +1;
+    /// by Def. 2.2.5 the positive direction is from news to technology.
+    #[test]
+    fn distances_of_example_2_2_6() {
+        let news = h("www.bbc.com/news");
+        assert_eq!(h_distance(&news, &h("www.bbc.com/news/technology")), 1);
+        assert_eq!(h_distance(&news, &h("www.bbc.com")), -1);
+        assert_eq!(h_distance(&news, &h("www.bbc.com/news/world/europe/")), 2);
+        assert_eq!(h_distance(&news, &h("www.bbc.com/weather")), -1);
+        assert_eq!(h_distance(&news, &h("www.bbc.com/sport/0/formula1/26599556")), -1);
+    }
+
+    #[test]
+    fn urls_ignore_the_resource_name() {
+        let key = Url::parse("http://www.upv.es/research/math/index.html").unwrap();
+        let d = |u: &str| h_distance(&Hyperlink::from_url(&key), &Hyperlink::from_url(&Url::parse(u).unwrap()));
+        assert_eq!(d("http://www.upv.es/research/math/pi.html"), 0);
+        assert_eq!(d("http://www.upv.es/sport/"), -2);
+        assert_eq!(d("http://www.upv.es/research/math/news/computers.html"), 1);
+        assert_eq!(d("http://www.tesco.es/"), -3);
+    }
+
+    #[test]
+    fn collects_distinct_same_origin_page_links() {
+        let t = tree(
+            "html( body( a[href=b.html] a[href=b.html#x] a[href=/c/] a[href=http://other.org/] \
+             a[href=doc.pdf] a[href=#top] a[href=index.html] a[href=mailto:x@y.z] a[href=../up.html] ) )",
+        );
+        let key = Url::parse("http://s.org/dir/index.html").unwrap();
+        let links: Vec<String> = page_links(&t, &key).iter().map(|l| l.url.to_string()).collect();
+        assert_eq!(links, ["http://s.org/dir/b.html", "http://s.org/c/", "http://s.org/up.html"]);
+    }
+}

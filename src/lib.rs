@@ -1,0 +1,28 @@
+//! Template Extractor: site-level web template extraction after Alarte,
+//! Insa, Silva and Tamarit (complete subdigraphs of mutually linked pages and
+//! an equal top-down mapping with votes), with RTDM-TD (Vieira et al.) as an
+//! alternative mapping. Pure Rust over a compact DOM snapshot; the native
+//! parser and CLI live behind `cfg(not(wasm32))`, the browser glue behind
+//! `cfg(wasm32)`.
+
+pub mod complete_subdigraph;
+pub mod config;
+pub mod dom;
+pub mod dom_distance;
+pub mod equality;
+pub mod error;
+pub mod extract;
+pub mod hyperlink;
+pub mod link_order;
+pub mod mapping;
+pub mod page_source;
+pub mod rtdm;
+pub mod score;
+pub mod template;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod html;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod site_folder;

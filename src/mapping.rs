@@ -1,0 +1,163 @@
+//! The equal (exact) top-down mapping of a key page onto one other page,
+//! driven by the equality probability (thesis Def. 3.3.1, Alg. 3).
+
+use std::collections::BTreeMap;
+
+use crate::config::Config;
+use crate::dom::{NodeId, Tree};
+use crate::equality::probability;
+
+/// A one-to-one, top-down mapping from the nodes of a key tree into another
+/// tree: `image(n)` is the node `n` is mapped to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mapping {
+    image: Vec<Option<NodeId>>,
+}
+
+impl Mapping {
+    pub fn empty(key_len: usize) -> Self {
+        Self { image: vec![None; key_len] }
+    }
+
+    pub fn image(&self, n: NodeId) -> Option<NodeId> {
+        self.image[n.index()]
+    }
+
+    pub fn set(&mut self, n: NodeId, m: NodeId) {
+        self.image[n.index()] = Some(m);
+    }
+
+    pub fn is_mapped(&self, n: NodeId) -> bool {
+        self.image[n.index()].is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.image.iter().filter(|m| m.is_some()).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn pairs(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
+        self.image.iter().enumerate().filter_map(|(i, m)| m.map(|m| (NodeId(i as u32), m)))
+    }
+}
+
+/// mapping(N1, N2) of Def. 3.3.1 on two sibling lists: repeatedly take the
+/// most probable pair above the threshold, then continue separately before
+/// and after it (with order preservation) or among the rest (without).
+///
+/// Taking pairs globally in decreasing probability and accepting each one
+/// that is still compatible with the accepted ones gives the same pairs as
+/// the recursive definition, because the before/after sub-problems never
+/// interact; it costs O(P log P) for P candidate pairs instead of O(k·P).
+/// Ties go to the leftmost pair, as a left-to-right reading would pick it.
+///
+/// Fan-out guard: when |N1|·|N2| exceeds `max_sibling_pairs`, only pairs
+/// within a diagonal band around the proportional position are scored, so a
+/// list of thousands of siblings costs linear time. Below the limit (every
+/// page of the dev set) all pairs are scored and results are unchanged.
+pub fn map_siblings(cfg: &Config, t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId]) -> Vec<(NodeId, NodeId)> {
+    let threshold = cfg.equality.threshold;
+    let mut candidates: Vec<(f64, u32, u32)> = Vec::new();
+    let total = s1.len().saturating_mul(s2.len());
+    let band = if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
+    for (i, &a) in s1.iter().enumerate() {
+        let centre = if s1.len() > 1 { i * (s2.len().saturating_sub(1)) / (s1.len() - 1) } else { 0 };
+        let lo = centre.saturating_sub(band / 2);
+        let hi = (lo + band).min(s2.len());
+        for (j, &b) in s2.iter().enumerate().take(hi).skip(lo) {
+            if t1.node(a).tag != t2.node(b).tag {
+                continue;
+            }
+            let p = probability(&cfg.equality, t1, a, t2, b);
+            if p > threshold {
+                candidates.push((p, i as u32, j as u32));
+            }
+        }
+    }
+    candidates.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+
+    let mut accepted: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut used2 = vec![false; s2.len()];
+    for (_, i, j) in candidates {
+        if accepted.contains_key(&i) || used2[j as usize] {
+            continue;
+        }
+        if cfg.preserve_order {
+            let before_ok = accepted.range(..i).next_back().is_none_or(|(_, &bj)| bj < j);
+            let after_ok = accepted.range(i + 1..).next().is_none_or(|(_, &aj)| aj > j);
+            if !(before_ok && after_ok) {
+                continue;
+            }
+        }
+        accepted.insert(i, j);
+        used2[j as usize] = true;
+    }
+    accepted.into_iter().map(|(i, j)| (s1[i as usize], s2[j as usize])).collect()
+}
+
+/// ETDM(T1, T2): the roots are mapped when their tags are equal (both are
+/// `<html>` for any two documents), then children are mapped level by level
+/// with [`map_siblings`], descending only into mapped pairs.
+pub fn etdm(cfg: &Config, key: &Tree, other: &Tree) -> Mapping {
+    let mut m = Mapping::empty(key.len());
+    if key.is_empty() || other.is_empty() || key.node(NodeId::ROOT).tag != other.node(NodeId::ROOT).tag {
+        return m;
+    }
+    m.set(NodeId::ROOT, NodeId::ROOT);
+    let mut stack = vec![(NodeId::ROOT, NodeId::ROOT)];
+    while let Some((a, b)) = stack.pop() {
+        for (c1, c2) in map_siblings(cfg, key, key.children(a), other, other.children(b)) {
+            m.set(c1, c2);
+            stack.push((c1, c2));
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::test_trees::tree;
+
+    #[test]
+    fn identical_trees_map_completely() {
+        let t = tree("html( head( title ) body( div#h( ul( li li li ) ) div.main( p p ) footer ) )");
+        let m = etdm(&Config::default(), &t, &t);
+        assert_eq!(m.len(), t.len());
+        assert!(m.pairs().all(|(a, b)| a == b));
+    }
+
+    #[test]
+    fn unmatched_content_stays_unmapped_and_descendants_follow_parents() {
+        let key = tree("html( body( nav.menu( a a a ) article( h1 p p ) footer.foot ) )");
+        let other = tree("html( body( nav.menu( a a a ) table( tr ) footer.foot ) )");
+        let m = etdm(&Config::default(), &key, &other);
+        let tags: Vec<&str> = m.pairs().map(|(a, _)| &*key.node(a).tag).collect();
+        assert!(tags.contains(&"nav") && tags.contains(&"footer"));
+        assert!(!tags.contains(&"article") && !tags.contains(&"h1"));
+        assert_eq!(m.len(), 7);
+    }
+
+    #[test]
+    fn order_preservation_forbids_crossing_pairs() {
+        let key = tree("html( body( div.a div.b ) )");
+        let other = tree("html( body( div.b div.a ) )");
+        let mut cfg = Config::default();
+        let crossed = etdm(&cfg, &key, &other);
+        assert_eq!(crossed.len(), 3, "only one of the two swapped divs can map in order");
+        cfg.preserve_order = false;
+        assert_eq!(etdm(&cfg, &key, &other).len(), 4);
+    }
+
+    #[test]
+    fn fan_out_guard_keeps_the_diagonal() {
+        let spec = format!("html( body( ul( {} ) ) )", "li ".repeat(3000));
+        let t = tree(&spec);
+        let cfg = Config { max_sibling_pairs: 30_000, ..Config::default() };
+        let m = etdm(&cfg, &t, &t);
+        assert_eq!(m.len(), t.len());
+    }
+}

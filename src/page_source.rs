@@ -1,0 +1,68 @@
+//! Where pages come from. The algorithm only asks for a page by URL and
+//! gets back its snapshot; the CLI reads a folder, the extension fetches
+//! same-origin and parses with the browser's DOMParser.
+
+use std::future::Future;
+
+use url::Url;
+
+use crate::dom::Tree;
+use crate::error::LoadError;
+
+/// A loaded page: its final URL, its snapshot, and what loading it cost.
+#[derive(Clone, Debug)]
+pub struct LoadedPage {
+    pub url: Url,
+    pub tree: Tree,
+    pub fetch_ms: f64,
+    pub parse_ms: f64,
+    pub snapshot_ms: f64,
+}
+
+/// An asynchronous source of pages. The source also tells the time, because
+/// only the host knows a clock (`std::time::Instant` panics on wasm32).
+pub trait PageSource {
+    fn load(&self, url: &Url) -> impl Future<Output = Result<LoadedPage, LoadError>>;
+
+    /// Milliseconds since an arbitrary origin.
+    fn now_ms(&self) -> f64;
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::dom::TreeBuilder;
+
+    /// Pages held in memory: each page is a `<html><body>` with one `<a>`
+    /// per outgoing link; any other URL is not found.
+    pub struct MemorySource {
+        pages: Vec<(String, Vec<String>)>,
+    }
+
+    impl MemorySource {
+        pub fn new(pages: &[(&str, &[&str])]) -> Self {
+            Self { pages: pages.iter().map(|(p, ls)| (p.to_string(), ls.iter().map(|l| l.to_string()).collect())).collect() }
+        }
+    }
+
+    impl PageSource for MemorySource {
+        async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+            let name = url.path().trim_start_matches('/');
+            let (_, links) =
+                self.pages.iter().find(|(p, _)| p == name).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
+            let mut b = TreeBuilder::new();
+            b.open("html", []);
+            b.open("body", []);
+            for l in links {
+                let href = format!("/{l}");
+                b.open("a", [("href", href.as_str())]);
+                b.close();
+            }
+            Ok(LoadedPage { url: url.clone(), tree: b.finish().expect("has html"), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 })
+        }
+
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Scoring against the gold marks (../shared/bench/FORMAT.md): recall,
+//! precision and F1 over the elements of the key page's `<body>` subtree.
+
+use serde::Serialize;
+
+use crate::dom::Tree;
+
+/// Gold template membership per node: a node is template iff neither it nor
+/// any ancestor carries `notTemplate`. Pre-order numbering puts parents
+/// first, so one forward pass suffices.
+pub fn gold_template(tree: &Tree) -> Vec<bool> {
+    let mut gold = vec![false; tree.len()];
+    for (id, node) in tree.nodes() {
+        let parent_ok = node.parent.is_none_or(|p| gold[p.index()]);
+        gold[id.index()] = parent_ok && !node.gold.not_template;
+    }
+    gold
+}
+
+/// Whether a page carries gold marks at all.
+pub fn has_gold(tree: &Tree) -> bool {
+    tree.nodes().any(|(_, n)| n.gold.not_template)
+}
+
+/// Scores of one page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Score {
+    /// Elements of the `<body>` subtree, `<body>` included.
+    pub nodes: usize,
+    pub gold: usize,
+    pub retrieved: usize,
+    pub correct: usize,
+    pub recall: f64,
+    pub precision: f64,
+    pub f1: f64,
+}
+
+/// Scores a retrieved template against the gold marks of the same tree.
+/// An empty retrieval has precision 0 (nothing correct was claimed).
+pub fn score(tree: &Tree, retrieved: &[bool]) -> Score {
+    let gold = gold_template(tree);
+    let mut s = Score::default();
+    if let Some(body) = tree.body() {
+        for i in tree.subtree(body) {
+            s.nodes += 1;
+            s.gold += gold[i] as usize;
+            s.retrieved += retrieved[i] as usize;
+            s.correct += (gold[i] && retrieved[i]) as usize;
+        }
+    }
+    let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    s.recall = ratio(s.correct, s.gold);
+    s.precision = ratio(s.correct, s.retrieved);
+    s.f1 = if s.recall + s.precision == 0.0 { 0.0 } else { 2.0 * s.recall * s.precision / (s.recall + s.precision) };
+    s
+}
+
+/// Macro averages (the mean of per-site figures, as in the papers' tables).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct MacroAverage {
+    pub sites: usize,
+    pub recall: f64,
+    pub precision: f64,
+    pub f1: f64,
+}
+
+pub fn macro_average<'a>(scores: impl IntoIterator<Item = &'a Score>) -> MacroAverage {
+    let mut m = MacroAverage::default();
+    for s in scores {
+        m.sites += 1;
+        m.recall += s.recall;
+        m.precision += s.precision;
+        m.f1 += s.f1;
+    }
+    if m.sites > 0 {
+        let n = m.sites as f64;
+        m.recall /= n;
+        m.precision /= n;
+        m.f1 /= n;
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::test_trees::tree;
+
+    #[test]
+    fn counts_body_elements_and_inherits_not_template() {
+        let t = tree("html( head( title ) body( nav( a a ) main.notTemplate.mainContent( p( b ) ) ) )");
+        let gold = gold_template(&t);
+        assert_eq!(gold.iter().filter(|&&g| g).count(), 7, "html head title body nav a a");
+        let mut retrieved = vec![false; t.len()];
+        for i in [0, 3, 4, 7] {
+            retrieved[i] = true;
+        }
+        let s = score(&t, &retrieved);
+        assert_eq!((s.nodes, s.gold, s.retrieved, s.correct), (7, 4, 3, 2));
+        assert!((s.recall - 0.5).abs() < 1e-12);
+        assert!((s.precision - 2.0 / 3.0).abs() < 1e-12);
+        assert!((s.f1 - 4.0 / 7.0).abs() < 1e-12);
+        assert!(has_gold(&t));
+    }
+
+    #[test]
+    fn macro_average_is_the_mean_of_sites() {
+        let a = Score { recall: 1.0, precision: 0.5, f1: 0.6, ..Score::default() };
+        let b = Score { recall: 0.0, precision: 0.5, f1: 0.2, ..Score::default() };
+        let m = macro_average([&a, &b]);
+        assert_eq!(m.sites, 2);
+        assert!((m.recall - 0.5).abs() < 1e-12 && (m.f1 - 0.4).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,172 @@
+//! A website on disk as the root of one origin, so the CLI and the tests
+//! run the exact algorithm without a server.
+
+use std::path::{Component, Path, PathBuf};
+use std::time::Instant;
+
+use url::Url;
+
+use crate::error::LoadError;
+use crate::html::{parse, snapshot};
+use crate::page_source::{LoadedPage, PageSource};
+
+/// The origin every site folder is mounted at.
+pub const ORIGIN: &str = "http://site.local/";
+
+/// Serves `root` as `http://site.local/`: `/a/` and `/a` find `a/index.html`,
+/// `/a` also finds `a.html`, as static web servers do.
+pub struct SiteFolder {
+    root: PathBuf,
+    origin: Url,
+    max_nodes: usize,
+    clock: Instant,
+}
+
+impl SiteFolder {
+    pub fn new(root: impl Into<PathBuf>, max_nodes: usize) -> Self {
+        Self { root: root.into(), origin: Url::parse(ORIGIN).expect("valid origin"), max_nodes, clock: Instant::now() }
+    }
+
+    /// The URL of a file given relative to the root.
+    pub fn url_of(&self, relative: &str) -> Url {
+        self.origin.join(relative.trim_start_matches('/')).unwrap_or_else(|_| self.origin.clone())
+    }
+
+    /// The file a URL names, if it is inside the root.
+    fn file_of(&self, url: &Url) -> Option<PathBuf> {
+        if url.origin() != self.origin.origin() {
+            return None;
+        }
+        let mut path = self.root.clone();
+        for seg in url.path_segments()? {
+            let seg = percent_decode(seg);
+            match Path::new(&seg).components().next() {
+                None => {}
+                Some(Component::Normal(_)) if !seg.contains('/') => path.push(&seg),
+                _ => return None,
+            }
+        }
+        if path.is_dir() {
+            return Some(path.join("index.html"));
+        }
+        if !path.exists() {
+            let with_html = path.with_extension("html");
+            if path.extension().is_none() && with_html.is_file() {
+                return Some(with_html);
+            }
+        }
+        Some(path)
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned()
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+impl PageSource for SiteFolder {
+    async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+        let file = self.file_of(url).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
+        let t0 = Instant::now();
+        if !file.is_file() {
+            return Err(LoadError::NotFound(url.to_string()));
+        }
+        let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        if !matches!(ext.as_str(), "html" | "htm" | "xhtml") {
+            return Err(LoadError::NotHtml { url: url.to_string(), content_type: format!("a .{ext} file") });
+        }
+        let bytes = std::fs::read(&file)
+            .map_err(|e| LoadError::Unreadable { url: url.to_string(), reason: e.to_string() })?;
+        let source = String::from_utf8_lossy(&bytes);
+        let fetch_ms = ms(t0);
+        let t1 = Instant::now();
+        let doc = parse(&source);
+        let parse_ms = ms(t1);
+        let t2 = Instant::now();
+        let tree = snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
+        let snapshot_ms = ms(t2);
+        if tree.len() > self.max_nodes {
+            return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
+        }
+        Ok(LoadedPage { url: url.clone(), tree, fetch_ms, parse_ms, snapshot_ms })
+    }
+
+    fn now_ms(&self) -> f64 {
+        ms(self.clock)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> tempdir::Dir {
+        let d = tempdir::Dir::new();
+        d.write("index.html", "<a href='/docs/'>docs</a>");
+        d.write("docs/index.html", "<p>docs</p>");
+        d.write("about.html", "<p>about</p>");
+        d.write("my page.html", "<p>spaced</p>");
+        d.write("file.pdf", "%PDF");
+        d
+    }
+
+    #[test]
+    fn resolves_like_a_static_server() {
+        let d = site();
+        let s = SiteFolder::new(d.path(), 1000);
+        let load = |u: &str| futures::executor::block_on(s.load(&s.url_of(u)));
+        assert!(load("index.html").is_ok());
+        assert!(load("docs/").is_ok());
+        assert!(load("docs").is_ok());
+        assert!(load("about").is_ok());
+        assert!(load("my%20page.html").is_ok());
+        assert!(matches!(load("missing.html"), Err(LoadError::NotFound(_))));
+        assert!(matches!(load("file.pdf"), Err(LoadError::NotHtml { .. })));
+        let outside = Url::parse("http://site.local/../etc/passwd").unwrap();
+        assert!(futures::executor::block_on(s.load(&outside)).is_err());
+    }
+
+    #[test]
+    fn refuses_pages_over_the_limit() {
+        let d = site();
+        d.write("big.html", &"<div>".repeat(50));
+        let s = SiteFolder::new(d.path(), 20);
+        let r = futures::executor::block_on(s.load(&s.url_of("big.html")));
+        assert!(matches!(r, Err(LoadError::TooLarge { nodes: 53, limit: 20, .. })), "{r:?}");
+    }
+
+    /// A throw-away folder removed on drop (tests only).
+    pub(crate) mod tempdir {
+        use std::path::{Path, PathBuf};
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        pub struct Dir(PathBuf);
+
+        impl Dir {
+            pub fn new() -> Self {
+                static N: AtomicUsize = AtomicUsize::new(0);
+                let p = std::env::temp_dir()
+                    .join(format!("tex-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+                std::fs::create_dir_all(&p).unwrap();
+                Self(p)
+            }
+            pub fn path(&self) -> &Path {
+                &self.0
+            }
+            pub fn write(&self, rel: &str, content: &str) {
+                let p = self.0.join(rel);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                std::fs::write(p, content).unwrap();
+            }
+        }
+
+        impl Drop for Dir {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+    }
+}
