@@ -56,12 +56,22 @@ pub fn position_probability(i: usize, c: usize, i2: usize, c2: usize) -> f64 {
     (1.0 - shift / cmin).max(0.0)
 }
 
-/// P_=(n1, n2): 0 for different tags, 1 for equal ids, otherwise the
-/// weighted sum of the class, attribute, children and position probabilities.
+/// Elements HTML allows once per document: like an equal id, an equal tag
+/// identifies them. Without this, per-page body classes (`page--cfp`,
+/// WordPress's `page-id-42`) would leave `<body>` and so the whole page
+/// unmapped.
+const UNIQUE_IN_DOCUMENT: [&str; 3] = ["html", "head", "body"];
+
+/// P_=(n1, n2): 0 for different tags, 1 for equal ids (or the same
+/// document-unique element), otherwise the weighted sum of the class,
+/// attribute, children and position probabilities.
 pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId) -> f64 {
     let (a, b) = (t1.node(n1), t2.node(n2));
     if a.tag != b.tag {
         return 0.0;
+    }
+    if UNIQUE_IN_DOCUMENT.contains(&&*a.tag) {
+        return 1.0;
     }
     match (&a.id, &b.id) {
         (Some(x), Some(y)) if x == y => return 1.0,
@@ -118,6 +128,9 @@ mod tests {
         assert!(probability(&p, &plain, NodeId(2), &plain, NodeId(2)) < 1.0);
         let lax = Equality { absent_ids_equal: true, ..Equality::default() };
         assert_eq!(probability(&lax, &plain, NodeId(2), &plain, NodeId(2)), 1.0);
+        let b1 = tree("html( body.page-1 )");
+        let b2 = tree("html( body.page-2[data-x] )");
+        assert_eq!(probability(&p, &b1, NodeId(1), &b2, NodeId(1)), 1.0);
     }
 
     #[test]

@@ -26,3 +26,5 @@ pub mod bench;
 pub mod html;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod site_folder;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
