@@ -47,6 +47,11 @@ pub struct Equality {
     /// P_t: two nodes can map only if their probability exceeds this. The
     /// thesis does not publish its value; see README for the dev-set sweep.
     pub threshold: f64,
+    /// Factor applied to P_= when both nodes have text of their own and it
+    /// differs. 1 ignores text, as the thesis does; lower values keep
+    /// same-shaped content (titles, breadcrumbs, sibling articles) out of the
+    /// template, which TECO-style gold marks as content.
+    pub differing_text: f64,
     /// Whether two nodes that both lack an `id` count as having equal ids
     /// (which would make every same-tag pair certain). The thesis's
     /// "id(n1) = id(n2)" is read as "both have the same id", so false.
@@ -64,6 +69,7 @@ impl Default for Equality {
             no_attributes: 0.25,
             no_children: 1.0,
             threshold: 0.5,
+            differing_text: 0.0,
             absent_ids_equal: false,
         }
     }
@@ -116,14 +122,17 @@ impl Default for Config {
 }
 
 /// Named configurations used by `bench` and the Check benchmarks page.
-pub const PRESETS: [&str; 3] = ["paper", "intersection", "rtdm"];
+pub const PRESETS: [&str; 4] = ["default", "paper", "intersection", "rtdm"];
 
 impl Config {
-    /// A named preset: `paper` (3-CS, 2 votes), `intersection` (the 2013
-    /// method: 3-CS, every page must agree) or `rtdm` (RTDM-TD mapping).
+    /// A named preset: `default` (the product: the paper's method with
+    /// text-aware equality), `paper` (2016 paper as published: 3-CS,
+    /// 2 votes, text ignored), `intersection` (the 2013 method: every page
+    /// must agree) or `rtdm` (RTDM-TD mapping).
     pub fn preset(name: &str) -> Option<Config> {
-        let base = Config::default();
+        let base = Config { equality: Equality { differing_text: 1.0, ..Equality::default() }, ..Config::default() };
         match name {
+            "default" => Some(Config::default()),
             "paper" => Some(base),
             "intersection" => Some(Config { voting: Voting::Intersection, ..base }),
             "rtdm" => Some(Config { algorithm: Algorithm::Rtdm, ..base }),
@@ -144,7 +153,7 @@ impl Config {
         if self.max_loads == 0 || self.concurrency == 0 {
             return bad("max loads and concurrency must be at least 1");
         }
-        let all = [e.w_classes, e.w_position, e.w_attributes, e.w_children, e.no_classes, e.no_attributes, e.no_children, e.threshold];
+        let all = [e.w_classes, e.w_position, e.w_attributes, e.w_children, e.no_classes, e.no_attributes, e.no_children, e.threshold, e.differing_text];
         if all.iter().any(|v| !(0.0..=1.0).contains(v)) {
             return bad("weights, probabilities and the threshold must lie between 0 and 1");
         }

@@ -49,6 +49,10 @@ pub struct Node {
     pub child_index: u32,
     /// Depth from the root; the root has depth 1 (a DOM path's length, Def. 2.2.8).
     pub depth: u32,
+    /// Hash of the element's own text (its text children, whitespace
+    /// collapsed), 0 when it has none: what a reader sees change between
+    /// pages that share a layout.
+    pub text: u64,
     /// The gold annotations, kept apart from `classes` for scoring only.
     pub gold: Gold,
 }
@@ -190,6 +194,7 @@ impl TreeBuilder {
             children: Vec::new(),
             child_index: 0,
             depth: 1,
+            text: 0,
             gold: Gold::default(),
         };
         let mut classes = Vec::new();
@@ -233,6 +238,17 @@ impl TreeBuilder {
         self.nodes.push(node);
         self.stack.push(id);
         id
+    }
+
+    /// Adds a text node to the innermost open element. Whitespace-only text
+    /// is layout, not content, and is skipped.
+    pub fn text(&mut self, text: &str) {
+        let Some(&open) = self.stack.last() else { return };
+        let node = &mut self.nodes[open.index()];
+        for word in text.split_whitespace() {
+            // Order-sensitive fold of the words, so "a b" and "b a" differ.
+            node.text = (node.text ^ name_hash(word)).wrapping_mul(0x0100_0000_01b3).max(1);
+        }
     }
 
     /// Closes the innermost open element.

@@ -79,11 +79,12 @@ pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId) -
         _ => {}
     }
     let siblings = |t: &Tree, n: &crate::dom::Node| n.parent.map_or(1, |q| t.children(q).len());
-    p.w_classes * set_probability(&a.classes, &b.classes, p.no_classes)
+    let text = if a.text != 0 && b.text != 0 && a.text != b.text { p.differing_text } else { 1.0 };
+    text * (p.w_classes * set_probability(&a.classes, &b.classes, p.no_classes)
         + p.w_attributes * set_probability(&a.attributes, &b.attributes, p.no_attributes)
         + p.w_children * children_probability(a.children.len(), b.children.len(), p.no_children)
         + p.w_position
-            * position_probability(a.child_index as usize, siblings(t1, a), b.child_index as usize, siblings(t2, b))
+            * position_probability(a.child_index as usize, siblings(t1, a), b.child_index as usize, siblings(t2, b)))
 }
 
 #[cfg(test)]
@@ -96,8 +97,13 @@ mod tests {
     /// siblings (P_p = 0.95). The thesis rounds 2/3 to 0.66 and gets 0.912.
     #[test]
     fn example_3_2_5_gives_0_912() {
-        let params =
-            Equality { w_classes: 0.4, w_attributes: 0.1, w_children: 0.1, w_position: 0.4, ..Equality::default() };
+        let params = Equality {
+            w_classes: 0.4,
+            w_attributes: 0.1,
+            w_children: 0.1,
+            w_position: 0.4,
+            ..Equality::default()
+        };
         let row = |pos: usize, attrs: &str, kids: usize| {
             let mut spec = String::from("html( body( ");
             for i in 0..40 {
@@ -131,6 +137,18 @@ mod tests {
         let b1 = tree("html( body.page-1 )");
         let b2 = tree("html( body.page-2[data-x] )");
         assert_eq!(probability(&p, &b1, NodeId(1), &b2, NodeId(1)), 1.0);
+    }
+
+    #[test]
+    fn differing_own_text_lowers_the_probability() {
+        let t1 = crate::html::snapshot(&crate::html::parse("<h1 class=t>Trails</h1><p class=x></p>")).unwrap();
+        let t2 = crate::html::snapshot(&crate::html::parse("<h1 class=t>News</h1><p class=x>now</p>")).unwrap();
+        let (h1, p) = (crate::dom::NodeId(3), crate::dom::NodeId(4));
+        let ignore = Equality { differing_text: 1.0, ..Equality::default() };
+        let strict = Equality { differing_text: 0.0, ..Equality::default() };
+        assert!(probability(&ignore, &t1, h1, &t2, h1) > 0.8);
+        assert_eq!(probability(&strict, &t1, h1, &t2, h1), 0.0);
+        assert_eq!(probability(&strict, &t1, p, &t2, p), probability(&ignore, &t1, p, &t2, p), "one side without text");
     }
 
     #[test]

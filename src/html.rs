@@ -18,11 +18,13 @@ pub fn snapshot(doc: &Html) -> Option<Tree> {
     let mut b = TreeBuilder::new();
     for edge in doc.root_element().traverse() {
         match edge {
-            Edge::Open(node) => {
-                if let Node::Element(e) = node.value() {
+            Edge::Open(node) => match node.value() {
+                Node::Element(e) => {
                     b.open(e.name(), e.attrs());
                 }
-            }
+                Node::Text(t) => b.text(t),
+                _ => {}
+            },
             Edge::Close(node) => {
                 if node.value().is_element() {
                     b.close();
