@@ -9,6 +9,13 @@
 
 use serde::Serialize;
 
+/// Elements HTML allows once per document: their tag alone identifies
+/// them across pages, whatever per-page classes they carry (`page--cfp`,
+/// WordPress's `page-id-42`), so both mappings always pair them.
+pub fn is_unique_in_document(tag: &str) -> bool {
+    matches!(tag, "html" | "head" | "body")
+}
+
 /// Index of a node in its [`Tree`]; the root is always `NodeId(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct NodeId(pub u32);

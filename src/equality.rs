@@ -2,7 +2,7 @@
 //! (thesis Def. 3.2.2, with the weights tuned in §5.2.3).
 
 use crate::config::Equality;
-use crate::dom::{NodeId, Tree};
+use crate::dom::{is_unique_in_document, NodeId, Tree};
 
 /// |a ∩ b| / |a ∪ b| of two sorted, deduplicated sets.
 fn jaccard(a: &[u64], b: &[u64]) -> f64 {
@@ -56,12 +56,6 @@ pub fn position_probability(i: usize, c: usize, i2: usize, c2: usize) -> f64 {
     (1.0 - shift / cmin).max(0.0)
 }
 
-/// Elements HTML allows once per document: like an equal id, an equal tag
-/// identifies them. Without this, per-page body classes (`page--cfp`,
-/// WordPress's `page-id-42`) would leave `<body>` and so the whole page
-/// unmapped.
-const UNIQUE_IN_DOCUMENT: [&str; 3] = ["html", "head", "body"];
-
 /// P_=(n1, n2): 0 for different tags, 1 for equal ids (or the same
 /// document-unique element), otherwise the weighted sum of the class,
 /// attribute, children and position probabilities.
@@ -70,7 +64,7 @@ pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId) -
     if a.tag != b.tag {
         return 0.0;
     }
-    if UNIQUE_IN_DOCUMENT.contains(&&*a.tag) {
+    if is_unique_in_document(&a.tag) {
         return 1.0;
     }
     match (&a.id, &b.id) {
