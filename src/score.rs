@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::dom::Tree;
+use crate::dom::{NodeId, Tree};
 
 /// Gold template membership per node: a node is template iff neither it nor
 /// any ancestor carries `notTemplate`. Pre-order numbering puts parents
@@ -55,6 +55,38 @@ pub fn score(tree: &Tree, retrieved: &[bool]) -> Score {
     s
 }
 
+/// Where a retrieved template disagrees with the gold: the topmost nodes of
+/// each wrongly retrieved subtree (false hits) and of each missed one
+/// (misses), within `<body>`. Topmost only, so a reader sees blocks, not
+/// every descendant.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Disagreement {
+    pub false_hits: Vec<NodeId>,
+    pub misses: Vec<NodeId>,
+}
+
+pub fn disagreement(tree: &Tree, retrieved: &[bool]) -> Disagreement {
+    let gold = gold_template(tree);
+    let mut d = Disagreement::default();
+    let Some(body) = tree.body() else { return d };
+    let wrong = |i: usize| gold[i] != retrieved[i];
+    for i in tree.subtree(body) {
+        let id = NodeId(i as u32);
+        let parent_wrong_alike = tree
+            .node(id)
+            .parent
+            .is_some_and(|p| i != body.index() && wrong(p.index()) && retrieved[p.index()] == retrieved[i]);
+        if wrong(i) && !parent_wrong_alike {
+            if retrieved[i] {
+                d.false_hits.push(id)
+            } else {
+                d.misses.push(id)
+            }
+        }
+    }
+    d
+}
+
 /// Macro averages (the mean of per-site figures, as in the papers' tables).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct MacroAverage {
@@ -101,6 +133,17 @@ mod tests {
         assert!((s.precision - 2.0 / 3.0).abs() < 1e-12);
         assert!((s.f1 - 4.0 / 7.0).abs() < 1e-12);
         assert!(has_gold(&t));
+    }
+
+    #[test]
+    fn disagreement_lists_topmost_blocks() {
+        let t = tree("html( body( nav( a a ) main.notTemplate( p( b ) ) footer( p ) ) )");
+        let mut retrieved = vec![true; t.len()];
+        retrieved[8] = false;
+        retrieved[9] = false;
+        let d = disagreement(&t, &retrieved);
+        assert_eq!(d.false_hits, [NodeId(5)]);
+        assert_eq!(d.misses, [NodeId(8)]);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use template_extractor::config::{Config, PRESETS};
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
 use template_extractor::html::{parse, template_html};
+use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::page_source::PageSource;
 use template_extractor::site_folder::SiteFolder;
 
@@ -30,8 +31,8 @@ enum Command {
         site: PathBuf,
         /// Key page, relative to the folder (e.g. news/index.html).
         key: String,
-        /// Preset: paper, intersection or rtdm.
-        #[arg(long, default_value = "paper")]
+        /// Preset: default, paper, intersection or rtdm.
+        #[arg(long, default_value = "default")]
         preset: String,
         /// JSON file with configuration fields (overrides the preset's).
         #[arg(long)]
@@ -124,9 +125,27 @@ fn run_extract(
         "  time            {:.1} ms total: fetch {:.1}, parse {:.1}, snapshot {:.1}, link order {:.1}, CS search {:.1}, mapping {:.1}",
         t.total_ms, t.fetch_ms, t.parse_ms, t.snapshot_ms, t.link_order_ms, t.cs_search_ms, t.mapping_ms
     );
+    let gold = has_gold(&tree).then(|| (score(&tree, &x.template), disagreement(&tree, &x.template)));
+    if let Some((s, d)) = &gold {
+        println!(
+            "  gold            recall {:.2} %, precision {:.2} %, F1 {:.2} % ({} retrieved, {} gold)",
+            100.0 * s.recall, 100.0 * s.precision, 100.0 * s.f1, s.retrieved, s.gold
+        );
+        for (label, ids) in [("false hit", &d.false_hits), ("miss", &d.misses)] {
+            for id in ids.iter().take(12) {
+                println!("  {label:<15} {}", tree.path(*id));
+            }
+        }
+    }
     if let Some(path) = json {
         let mut v = serde_json::to_value(&x).expect("extraction serialises");
         v["template_paths"] = serde_json::json!(template_paths(&tree, &x.template));
+        if let Some((s, d)) = &gold {
+            let paths = |ids: &[template_extractor::dom::NodeId]| ids.iter().map(|&i| tree.path(i)).collect::<Vec<_>>();
+            v["score"] = serde_json::json!(s);
+            v["false_hits"] = serde_json::json!(paths(&d.false_hits));
+            v["misses"] = serde_json::json!(paths(&d.misses));
+        }
         write(&path, &serde_json::to_string_pretty(&v).expect("json"))?;
         println!("  wrote           {}", path.display());
     }
