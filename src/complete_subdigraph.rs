@@ -1,13 +1,13 @@
 //! Search for n pages that all link to each other, the complete subdigraph
 //! (thesis §2.2.5, Alg. 2), loading candidates in link order.
 
-use std::cell::Cell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use futures::stream::{self, StreamExt};
+use futures::stream::{FuturesUnordered, StreamExt};
 use serde::Serialize;
 use url::Url;
 
+use crate::config::Config;
 use crate::error::LoadError;
 use crate::hyperlink::{page_links, PageLink};
 use crate::page_source::{LoadedPage, PageSource};
@@ -39,9 +39,9 @@ pub struct LoadRecord {
 #[derive(Debug)]
 pub struct CsSearch {
     pub kind: CsKind,
-    /// Indexes into `pages` of the chosen candidates, in link order.
+    /// Indexes into `pages` of the chosen candidates, in processing order.
     pub members: Vec<usize>,
-    /// Every page processed, in link order, with its tree when it loaded.
+    /// Every page processed, in processing order, with its tree when it loaded.
     pub pages: Vec<(LoadRecord, Option<LoadedPage>)>,
     /// Loads the sequential algorithm needed (the key page not included).
     pub loads: usize,
@@ -79,46 +79,75 @@ fn largest_clique_with(adj: &[Vec<bool>], nodes: &[usize], must: usize, cap: usi
     best
 }
 
+/// The unprocessed links in the order Alg. 2 would take them next: the
+/// sorted order, or, when guided, most linked-to by the pages loaded so far
+/// first (ties keep the sorted order).
+fn next_order(done: &[bool], indegree: &[usize], guided: bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..done.len()).filter(|&l| !done[l]).collect();
+    if guided {
+        order.sort_by_key(|&l| (std::cmp::Reverse(indegree[l]), l));
+    }
+    order
+}
+
 /// Alg. 2 over the sorted links of the key page.
 ///
-/// Up to `concurrency` loads run at once, but results are consumed strictly
-/// in link order and the search stops at the same link as the sequential
-/// algorithm, so the CS found never depends on network timing; loads still
-/// in flight at that point are dropped (`fetched` counts them).
-pub async fn find_cs<S: PageSource>(
-    source: &S,
-    sorted_links: &[PageLink],
-    n: usize,
-    max_loads: usize,
-    concurrency: usize,
-) -> CsSearch {
-    let reachable: Vec<&Url> = sorted_links.iter().map(|l| &l.url).collect();
-    let index_of = |u: &Url| reachable.iter().position(|r| *r == u);
-    let limit = sorted_links.len().min(max_loads);
-    let started = Cell::new(0usize);
-    let mut loads = stream::iter(sorted_links[..limit].iter().map(|l| {
-        let started = &started;
-        async move {
-            started.set(started.get() + 1);
-            (l.url.clone(), source.load(&l.url).await)
-        }
-    }))
-    .buffered(concurrency.max(1));
+/// Guided order (`cfg.guided_search`, an addition to the paper): a page that
+/// many loaded pages link to is probably in their menu, so it is tried
+/// before links no loaded page points to. Sites whose first links are
+/// articles that only link to the menu then find the CS in a few loads.
+///
+/// Up to `cfg.concurrency` loads run at once (the next links of the current
+/// order), but pages are processed one at a time in the order above and the
+/// search stops where the sequential algorithm stops, so the CS found never
+/// depends on network timing; loads still in flight then are dropped
+/// (`fetched` counts them).
+pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: &Config) -> CsSearch {
+    let n = cfg.cs_size;
+    let link_index: HashMap<&Url, usize> = sorted_links.iter().enumerate().map(|(i, l)| (&l.url, i)).collect();
+    let mut done = vec![false; sorted_links.len()];
+    let mut indegree = vec![0usize; sorted_links.len()];
+    let mut requested = vec![false; sorted_links.len()];
+    let mut ready: HashMap<usize, Result<LoadedPage, LoadError>> = HashMap::new();
+    let mut in_flight = FuturesUnordered::new();
+    let mut fetched = 0usize;
 
-    // out[i]: the links (as indexes into `reachable`) page i points to.
+    // For processed page i: its link index and the link indexes it points to.
+    let mut link_of: Vec<usize> = Vec::new();
     let mut out: Vec<HashSet<usize>> = Vec::new();
     let mut pages: Vec<(LoadRecord, Option<LoadedPage>)> = Vec::new();
-    let mut adj: Vec<Vec<bool>> = vec![vec![false; limit]; limit];
+    let mut adj: Vec<Vec<bool>> = Vec::new();
     let mut best: Vec<usize> = Vec::new();
     let mut kind = CsKind::Fallback;
-    while let Some((url, result)) = loads.next().await {
+    while pages.len() < cfg.max_loads {
+        let order = next_order(&done, &indegree, cfg.guided_search);
+        let Some(&next) = order.first() else { break };
+        let budget = cfg.max_loads - pages.len();
+        for &l in order.iter().take(cfg.concurrency.max(1).min(budget)) {
+            if !requested[l] {
+                requested[l] = true;
+                fetched += 1;
+                let url = &sorted_links[l].url;
+                in_flight.push(async move { (l, source.load(url).await) });
+            }
+        }
+        while !ready.contains_key(&next) {
+            let (l, result) = in_flight.next().await.expect("the next link was requested");
+            ready.insert(l, result);
+        }
+        let result = ready.remove(&next).expect("ready");
+        done[next] = true;
         let i = pages.len();
+        let url = sorted_links[next].url.clone();
         let (record, page, links) = match result {
             Ok(page) => {
-                let links: HashSet<usize> =
-                    page_links(&page.tree, &page.url).iter().filter_map(|l| index_of(&l.url)).filter(|&j| j != i).collect();
+                let links: HashSet<usize> = page_links(&page.tree, &page.url)
+                    .iter()
+                    .filter_map(|l| link_index.get(&l.url).copied())
+                    .filter(|&j| j != next)
+                    .collect();
                 let record = LoadRecord {
-                    url: url.clone(),
+                    url,
                     error: None,
                     fetch_ms: page.fetch_ms,
                     parse_ms: page.parse_ms,
@@ -131,12 +160,18 @@ pub async fn find_cs<S: PageSource>(
                 (record, None, HashSet::new())
             }
         };
+        for &l in &links {
+            indegree[l] += 1;
+        }
+        adj.iter_mut().for_each(|row| row.push(false));
+        adj.push(vec![false; i + 1]);
         for j in 0..i {
-            if links.contains(&j) && out[j].contains(&i) {
+            if links.contains(&link_of[j]) && out[j].contains(&next) {
                 adj[i][j] = true;
                 adj[j][i] = true;
             }
         }
+        link_of.push(next);
         out.push(links);
         pages.push((record, page));
         if pages[i].1.is_none() {
@@ -152,7 +187,7 @@ pub async fn find_cs<S: PageSource>(
             break;
         }
     }
-    drop(loads);
+    drop(in_flight);
     if kind != CsKind::Complete {
         if best.len() >= 2 {
             kind = CsKind::Partial;
@@ -160,7 +195,7 @@ pub async fn find_cs<S: PageSource>(
             best = pages.iter().enumerate().filter(|(_, (_, p))| p.is_some()).map(|(i, _)| i).take(n).collect();
         }
     }
-    CsSearch { kind, members: best, loads: pages.len(), fetched: started.get(), pages }
+    CsSearch { kind, members: best, loads: pages.len(), fetched, pages }
 }
 
 #[cfg(test)]
@@ -193,7 +228,8 @@ mod tests {
     fn finds_the_first_complete_subdigraph_in_link_order() {
         let ls = links(&["a", "b", "c", "d", "e", "f"]);
         for concurrency in [1, 2, 6] {
-            let s = futures::executor::block_on(find_cs(&site(), &ls, 3, 25, concurrency));
+            let cfg = Config { concurrency, guided_search: false, ..Config::default() };
+            let s = futures::executor::block_on(find_cs(&site(), &ls, &cfg));
             assert_eq!(s.kind, CsKind::Complete);
             assert_eq!(names(&s), ["b", "d", "e"]);
             assert_eq!(s.loads, 5, "stops after e, the fifth link");
@@ -205,19 +241,48 @@ mod tests {
     #[test]
     fn partial_and_fallback_when_no_n_cs_exists() {
         let ls = links(&["a", "b", "c"]);
-        let s = futures::executor::block_on(find_cs(&site(), &ls, 3, 25, 3));
+        let cfg = Config { concurrency: 3, guided_search: false, ..Config::default() };
+        let s = futures::executor::block_on(find_cs(&site(), &ls, &cfg));
         assert_eq!(s.kind, CsKind::Partial);
         assert_eq!(names(&s), ["a", "b"]);
         let lonely = MemorySource::new(&[("x", &[]), ("y", &[]), ("z", &["x"])]);
-        let s = futures::executor::block_on(find_cs(&lonely, &links(&["x", "y", "z"]), 3, 25, 1));
+        let s = futures::executor::block_on(find_cs(&lonely, &links(&["x", "y", "z"]), &cfg));
         assert_eq!(s.kind, CsKind::Fallback);
         assert_eq!(names(&s), ["x", "y", "z"]);
+    }
+
+    /// Articles a1..a4 link only to the menu pages m1..m3, which link to
+    /// each other: in link order the CS needs 7 loads, guided it needs 4,
+    /// and the answer does not depend on concurrency.
+    #[test]
+    fn guided_order_tries_pages_the_loaded_ones_link_to() {
+        let menu: &[&str] = &["m1", "m2", "m3"];
+        let site = MemorySource::new(&[
+            ("a1", menu),
+            ("a2", menu),
+            ("a3", menu),
+            ("a4", menu),
+            ("m1", &["m2", "m3", "a1"]),
+            ("m2", &["m1", "m3"]),
+            ("m3", &["m1", "m2"]),
+        ]);
+        let ls = links(&["a1", "a2", "a3", "a4", "m1", "m2", "m3"]);
+        let plain = Config { guided_search: false, ..Config::default() };
+        let s = futures::executor::block_on(find_cs(&site, &ls, &plain));
+        assert_eq!((s.kind, s.loads), (CsKind::Complete, 7));
+        for concurrency in [1, 3, 7] {
+            let guided = Config { guided_search: true, concurrency, ..Config::default() };
+            let s = futures::executor::block_on(find_cs(&site, &ls, &guided));
+            assert_eq!((s.kind, s.loads), (CsKind::Complete, 4));
+            assert_eq!(names(&s), ["m1", "m2", "m3"]);
+        }
     }
 
     #[test]
     fn load_limit_is_respected() {
         let ls = links(&["a", "b", "c", "d", "e", "f"]);
-        let s = futures::executor::block_on(find_cs(&site(), &ls, 3, 3, 4));
+        let cfg = Config { max_loads: 3, concurrency: 4, guided_search: false, ..Config::default() };
+        let s = futures::executor::block_on(find_cs(&site(), &ls, &cfg));
         assert_eq!(s.loads, 3);
         assert_eq!(s.fetched, 3);
         assert_eq!(s.kind, CsKind::Partial);

@@ -91,6 +91,9 @@ pub struct Config {
     pub preserve_order: bool,
     /// At most this many candidate pages are loaded while searching the CS.
     pub max_loads: usize,
+    /// Try next the links that the pages loaded so far point to most (an
+    /// addition to Alg. 2; see `complete_subdigraph::find_cs`).
+    pub guided_search: bool,
     /// Candidate pages fetched at once; results are processed in link order
     /// so the outcome equals the sequential algorithm's.
     pub concurrency: usize,
@@ -113,6 +116,7 @@ impl Default for Config {
             equality: Equality::default(),
             preserve_order: true,
             max_loads: 25,
+            guided_search: false,
             concurrency: 4,
             max_nodes: 200_000,
             max_sibling_pairs: 250_000,

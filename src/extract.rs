@@ -83,7 +83,7 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let sorted = sort_links(&key.tree, &key.url, &links);
     let ordered = source.now_ms();
 
-    let search = find_cs(source, &sorted, cfg.cs_size, cfg.max_loads, cfg.concurrency).await;
+    let search = find_cs(source, &sorted, cfg).await;
     let searched = source.now_ms();
     if search.members.is_empty() {
         return Err(ExtractError::NoCandidates(search.loads));

@@ -51,7 +51,7 @@ enum Command {
         /// Presets to run (repeatable); default: paper, intersection, rtdm.
         #[arg(long)]
         preset: Vec<String>,
-        /// JSON configuration files to run as well (repeatable); named by file stem.
+        /// JSON files overriding the default preset, run as well (repeatable); named by file stem.
         #[arg(long)]
         config: Vec<PathBuf>,
         /// Write the report as JSON here.
@@ -197,7 +197,7 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
     }
     for c in configs {
         let name = c.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        named.push((name, load_config("paper", Some(&c))?));
+        named.push((name, load_config("default", Some(&c))?));
     }
     let runs: Vec<ConfigRun> = named.iter().map(|(n, c)| run_set(n, c, &sites)).collect();
     for r in &runs {
