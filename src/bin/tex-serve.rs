@@ -1,0 +1,545 @@
+//! `tex-serve`: serves a benchmark set (../shared/bench/FORMAT.md) over HTTP,
+//! each site on its own 127.0.0.1 port, because every site expects to be the
+//! root of its own origin and the extension can only run on real origins.
+//!
+//! `tex-serve SET_DIR` serves every site of the set; `tex-serve --site DIR`
+//! serves one plain folder. Both print `site ID  URL` per site, then `ready`.
+//! The index of the set (origins, key URLs, bench.json) is also served at
+//! `/__tex_index.json` on every port, so a page's origin is enough to find it.
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use clap::{ArgGroup, Parser};
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, CONTROLS};
+use serde_json::{json, Value};
+use thiserror::Error;
+
+/// Where the index of the set is served on every site's port.
+const INDEX_PATH: &str = "/__tex_index.json";
+/// Bounds a request head, so a misbehaving client cannot grow memory.
+const MAX_HEAD: u64 = 16 * 1024;
+/// Bounds how long a connection thread can wait on a silent client.
+const IO_TIMEOUT: Duration = Duration::from_secs(10);
+/// Characters escaped in one path segment of a key URL.
+const SEGMENT: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'#').add(b'%').add(b'<').add(b'>').add(b'?').add(b'`');
+
+#[derive(Parser)]
+#[command(name = "tex-serve", version, about = "Serve a benchmark set, one 127.0.0.1 port per site")]
+#[command(group(ArgGroup::new("what").required(true).args(["set", "site"])))]
+struct Cli {
+    /// Benchmark set folder (e.g. ../shared/bench/dev).
+    set: Option<PathBuf>,
+    /// Serve this plain folder as one site instead of a set.
+    #[arg(long)]
+    site: Option<PathBuf>,
+    /// Write the JSON index here (otherwise it is printed on stdout, on one line).
+    #[arg(long)]
+    index_out: Option<PathBuf>,
+    /// Serve site i on port N+i instead of an ephemeral port.
+    #[arg(long)]
+    port_base: Option<u16>,
+    /// Content-Security-Policy header added to HTML responses.
+    #[arg(long)]
+    csp: Option<String>,
+    /// Exit when stdin reaches end of file, so a parent script's exit stops the server.
+    #[arg(long)]
+    stop_on_stdin_eof: bool,
+}
+
+/// Why the server could not start. Each message is one readable sentence.
+#[derive(Debug, Error)]
+enum ServeError {
+    #[error("{0} is not a folder")]
+    NotAFolder(PathBuf),
+    #[error("{0} has no index.json, so it is not a benchmark set")]
+    NoIndex(PathBuf),
+    #[error("{path} could not be read: {reason}")]
+    Unreadable { path: PathBuf, reason: String },
+    #[error("{0} has no \"key\" string naming the key page")]
+    NoKey(PathBuf),
+    #[error("--port-base {base} with {count} sites goes past the last port, 65535")]
+    PortRange { base: u16, count: usize },
+    #[error("127.0.0.1:{port} could not be bound: {reason}")]
+    Bind { port: u16, reason: String },
+    #[error("{path} could not be written: {reason}")]
+    Unwritable { path: PathBuf, reason: String },
+}
+
+/// One site to serve, before it has a port.
+#[derive(Debug)]
+struct Site {
+    id: String,
+    root: PathBuf,
+    /// Key page relative to the root ("" for a plain folder: its home page).
+    key: String,
+    bench: Value,
+}
+
+/// What every connection of one port needs to answer.
+struct Handler {
+    root: PathBuf,
+    index: Arc<str>,
+    csp: Option<Arc<str>>,
+}
+
+/// A running server: the index it serves and its accept threads.
+struct Running {
+    index: Value,
+    threads: Vec<JoinHandle<()>>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<(), ServeError> {
+    let (name, sites) = match (&cli.set, &cli.site) {
+        (Some(set), _) => (set, read_set(set)?),
+        (None, Some(dir)) => (dir, vec![plain_site(dir)?]),
+        (None, None) => unreachable!("clap requires SET_DIR or --site"),
+    };
+    let running = start(name, sites, cli.port_base, cli.csp.as_deref())?;
+    announce(&running.index, cli.index_out.as_deref())?;
+    if cli.stop_on_stdin_eof {
+        // Read errors count as end of input: either way the parent is gone.
+        let _ = io::copy(&mut io::stdin().lock(), &mut io::sink());
+        return Ok(());
+    }
+    for thread in running.threads {
+        let _ = thread.join();
+    }
+    Ok(())
+}
+
+/// The sites of a set, in the order of its index.json.
+fn read_set(dir: &Path) -> Result<Vec<Site>, ServeError> {
+    if !dir.is_dir() {
+        return Err(ServeError::NotAFolder(dir.to_path_buf()));
+    }
+    let index = dir.join("index.json");
+    if !index.is_file() {
+        return Err(ServeError::NoIndex(dir.to_path_buf()));
+    }
+    let ids: Vec<String> = serde_json::from_value(read_json(&index)?).map_err(|e| unreadable(&index, e))?;
+    ids.into_iter().map(|id| read_site(dir, id)).collect()
+}
+
+fn read_site(set: &Path, id: String) -> Result<Site, ServeError> {
+    let path = set.join(&id).join("bench.json");
+    let bench = read_json(&path)?;
+    let key = bench.get("key").and_then(Value::as_str).ok_or_else(|| ServeError::NoKey(path.clone()))?;
+    Ok(Site { key: key.to_owned(), root: set.join(&id).join("site"), id, bench })
+}
+
+/// A plain folder as a site of its own, named after the folder.
+fn plain_site(dir: &Path) -> Result<Site, ServeError> {
+    if !dir.is_dir() {
+        return Err(ServeError::NotAFolder(dir.to_path_buf()));
+    }
+    let id = dir.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+    Ok(Site { id: id.unwrap_or_else(|| "site".into()), root: dir.to_path_buf(), key: String::new(), bench: Value::Null })
+}
+
+fn read_json(path: &Path) -> Result<Value, ServeError> {
+    let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
+    serde_json::from_str(&text).map_err(|e| unreadable(path, e))
+}
+
+fn unreadable(path: &Path, reason: impl ToString) -> ServeError {
+    ServeError::Unreadable { path: path.to_path_buf(), reason: reason.to_string() }
+}
+
+/// Binds every site first (the index needs all ports), then starts serving.
+fn start(set: &Path, sites: Vec<Site>, port_base: Option<u16>, csp: Option<&str>) -> Result<Running, ServeError> {
+    let listeners =
+        (0..sites.len()).map(|i| bind(port_for(port_base, i, sites.len())?)).collect::<Result<Vec<_>, _>>()?;
+    let entries = sites.iter().zip(&listeners).map(|(site, l)| index_entry(site, port_of(l))).collect();
+    let set_name = set.canonicalize().unwrap_or_else(|_| set.to_path_buf());
+    let index = json!({ "set": set_name.to_string_lossy(), "sites": Value::Array(entries) });
+    let shared: Arc<str> = index.to_string().into();
+    let csp: Option<Arc<str>> = csp.map(Into::into);
+    let threads = sites
+        .into_iter()
+        .zip(listeners)
+        .map(|(site, listener)| {
+            let handler = Handler { root: site.root, index: shared.clone(), csp: csp.clone() };
+            thread::spawn(move || accept_loop(listener, Arc::new(handler)))
+        })
+        .collect();
+    Ok(Running { index, threads })
+}
+
+/// Port 0 (ephemeral) unless a base is given.
+fn port_for(base: Option<u16>, i: usize, count: usize) -> Result<u16, ServeError> {
+    let Some(base) = base else { return Ok(0) };
+    u16::try_from(i).ok().and_then(|i| base.checked_add(i)).ok_or(ServeError::PortRange { base, count })
+}
+
+fn bind(port: u16) -> Result<TcpListener, ServeError> {
+    TcpListener::bind((Ipv4Addr::LOCALHOST, port)).map_err(|e| ServeError::Bind { port, reason: e.to_string() })
+}
+
+fn port_of(listener: &TcpListener) -> u16 {
+    listener.local_addr().map(|a| a.port()).unwrap_or(0)
+}
+
+fn index_entry(site: &Site, port: u16) -> Value {
+    let origin = format!("http://127.0.0.1:{port}/");
+    let key: Vec<String> = site.key.split('/').map(|s| utf8_percent_encode(s, SEGMENT).to_string()).collect();
+    let key_url = format!("{origin}{}", key.join("/"));
+    json!({ "id": site.id, "origin": origin, "key_url": key_url, "bench": site.bench })
+}
+
+/// Writes the index, prints `site ID  URL` per site and `ready`, and flushes.
+fn announce(index: &Value, index_out: Option<&Path>) -> Result<(), ServeError> {
+    let mut out = io::stdout().lock();
+    match index_out {
+        Some(path) => std::fs::write(path, format!("{index:#}\n"))
+            .map_err(|e| ServeError::Unwritable { path: path.to_path_buf(), reason: e.to_string() })?,
+        None => {
+            let _ = writeln!(out, "{index}");
+        }
+    }
+    for site in index["sites"].as_array().into_iter().flatten() {
+        let _ = writeln!(out, "site {}  {}", site["id"].as_str().unwrap_or(""), site["key_url"].as_str().unwrap_or(""));
+    }
+    let _ = writeln!(out, "ready");
+    let _ = out.flush();
+    Ok(())
+}
+
+/// One thread per connection; failed accepts are skipped (the client retries).
+fn accept_loop(listener: TcpListener, handler: Arc<Handler>) {
+    for stream in listener.incoming().flatten() {
+        let handler = handler.clone();
+        // If no thread can be spawned the connection is dropped, as under overload.
+        let _ = thread::Builder::new().spawn(move || {
+            let _ = handle(stream, &handler);
+        });
+    }
+}
+
+/// Answers one request and closes the connection.
+fn handle(stream: TcpStream, handler: &Handler) -> io::Result<()> {
+    stream.set_read_timeout(Some(IO_TIMEOUT))?;
+    stream.set_write_timeout(Some(IO_TIMEOUT))?;
+    let Some((method, target)) = read_head(&stream)? else {
+        return respond(&stream, false, &Response::status(400, "Bad Request"), handler);
+    };
+    let head_only = method == "HEAD";
+    let response = if method != "GET" && !head_only {
+        Response::status(405, "Method Not Allowed")
+    } else {
+        answer(&target, handler)
+    };
+    respond(&stream, head_only, &response, handler)
+}
+
+/// The method and target of the request line. The rest of the head is read
+/// too: closing with unread input would reset the connection under the reply.
+fn read_head(stream: &TcpStream) -> io::Result<Option<(String, String)>> {
+    let mut reader = BufReader::new(stream.take(MAX_HEAD));
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let mut parts = line.split_whitespace();
+    let request = match (parts.next(), parts.next(), parts.next()) {
+        (Some(method), Some(target), Some(_version)) => Some((method.to_owned(), target.to_owned())),
+        _ => None,
+    };
+    let mut header = String::new();
+    loop {
+        header.clear();
+        if reader.read_line(&mut header)? == 0 || header.trim_end().is_empty() {
+            return Ok(request);
+        }
+    }
+}
+
+/// A reply before it is written.
+struct Response {
+    status: u16,
+    reason: &'static str,
+    content_type: &'static str,
+    body: Vec<u8>,
+}
+
+impl Response {
+    /// A small HTML page for an error status.
+    fn status(status: u16, reason: &'static str) -> Self {
+        let body = format!("<!DOCTYPE html><title>{status} {reason}</title><h1>{status} {reason}</h1>\n").into_bytes();
+        Self { status, reason, content_type: "text/html", body }
+    }
+
+    fn ok(content_type: &'static str, body: Vec<u8>) -> Self {
+        Self { status: 200, reason: "OK", content_type, body }
+    }
+}
+
+fn answer(target: &str, handler: &Handler) -> Response {
+    let path = target.split(['?', '#']).next().unwrap_or("");
+    if path == INDEX_PATH {
+        return Response::ok("application/json", handler.index.as_bytes().to_vec());
+    }
+    let file = resolve(&handler.root, path);
+    match file.map(|f| (std::fs::read(&f), f)) {
+        Some((Ok(body), file)) => Response::ok(content_type(&file), body),
+        _ => Response::status(404, "Not Found"),
+    }
+}
+
+/// The file a request path names under `root`: `/dir` and `/dir/` serve
+/// `dir/index.html` without a redirect, `/page` serves `page.html` when
+/// `page` does not exist. `None` for paths that leave the root or name nothing.
+fn resolve(root: &Path, path: &str) -> Option<PathBuf> {
+    let mut file = root.to_path_buf();
+    for raw in path.strip_prefix('/')?.split('/') {
+        let segment = percent_decode_str(raw).decode_utf8().ok()?;
+        if matches!(&*segment, "." | "..") || segment.contains(['/', '\\', '\0']) {
+            return None;
+        }
+        if !segment.is_empty() {
+            file.push(&*segment);
+        }
+    }
+    if file.is_dir() {
+        file.push("index.html");
+    } else if !file.exists() {
+        let mut with_html = OsString::from(file);
+        with_html.push(".html");
+        file = with_html.into();
+    }
+    file.is_file().then_some(file)
+}
+
+fn content_type(file: &Path) -> &'static str {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    match ext.as_str() {
+        "html" | "htm" => "text/html",
+        "css" => "text/css",
+        "js" | "mjs" => "text/javascript",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "ico" => "image/x-icon",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "xml" => "application/xml",
+        "txt" => "text/plain",
+        "pdf" => "application/pdf",
+        _ => "application/octet-stream",
+    }
+}
+
+fn respond(mut stream: &TcpStream, head_only: bool, response: &Response, handler: &Handler) -> io::Result<()> {
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
+        response.status,
+        response.reason,
+        response.content_type,
+        response.body.len()
+    );
+    if response.status == 405 {
+        head.push_str("Allow: GET, HEAD\r\n");
+    }
+    if let (Some(csp), "text/html") = (&handler.csp, response.content_type) {
+        head.push_str(&format!("Content-Security-Policy: {csp}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    if !head_only {
+        stream.write_all(&response.body)?;
+    }
+    stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A reply as the tests read it.
+    struct Reply {
+        status: u16,
+        head: String,
+        body: String,
+    }
+
+    impl Reply {
+        fn header(&self, name: &str) -> Option<&str> {
+            self.head.lines().find_map(|l| {
+                let (n, v) = l.split_once(':')?;
+                n.eq_ignore_ascii_case(name).then(|| v.trim())
+            })
+        }
+    }
+
+    fn request(port: u16, method: &str, path: &str) -> Reply {
+        let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
+        stream.set_read_timeout(Some(IO_TIMEOUT)).unwrap();
+        write!(stream, "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n").unwrap();
+        let mut bytes = Vec::new();
+        stream.read_to_end(&mut bytes).unwrap();
+        let raw = String::from_utf8_lossy(&bytes);
+        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+        Reply { status, head: head.to_owned(), body: body.to_owned() }
+    }
+
+    fn get(port: u16, path: &str) -> Reply {
+        request(port, "GET", path)
+    }
+
+    /// A fresh folder under the system temp dir, unique per test.
+    fn temp_dir(name: &str) -> PathBuf {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("tex-serve-{}-{name}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A set of two small sites; `a`'s key page name needs percent-encoding.
+    fn small_set() -> PathBuf {
+        let set = temp_dir("set");
+        write(&set.join("index.json"), r#"["a", "b"]"#);
+        for (id, key) in [("a", "docs/key page.html"), ("b", "news/index.html")] {
+            write(&set.join(id).join("bench.json"), &json!({ "id": id, "key": key }).to_string());
+            let site = set.join(id).join("site");
+            write(&site.join("index.html"), &format!("<p>home of {id}</p>"));
+            write(&site.join("docs/index.html"), "<p>docs</p>");
+            write(&site.join(key), "<p>key</p>");
+            write(&site.join("page.html"), "<p>page</p>");
+            write(&site.join("style.css"), "p {}");
+        }
+        set
+    }
+
+    fn serve(set: &Path, csp: Option<&str>) -> Vec<u16> {
+        let running = start(set, read_set(set).unwrap(), None, csp).unwrap();
+        running.index["sites"].as_array().unwrap().iter().map(|s| port_from(s["origin"].as_str().unwrap())).collect()
+    }
+
+    fn port_from(origin: &str) -> u16 {
+        origin.trim_start_matches("http://127.0.0.1:").trim_end_matches('/').parse().unwrap()
+    }
+
+    #[test]
+    fn serves_files_with_their_types() {
+        let port = serve(&small_set(), None)[0];
+        let home = get(port, "/");
+        assert_eq!((home.status, home.header("content-type")), (200, Some("text/html")));
+        assert_eq!(home.body, "<p>home of a</p>");
+        assert_eq!(home.header("cache-control"), Some("no-store"));
+        assert_eq!(get(port, "/style.css").header("content-type"), Some("text/css"));
+        assert_eq!(get(port, "/docs/key%20page.html").body, "<p>key</p>");
+        assert_eq!(get(port, "/index.html?q=1#top").status, 200);
+    }
+
+    #[test]
+    fn resolves_folders_and_extensionless_pages() {
+        let port = serve(&small_set(), None)[1];
+        assert_eq!(get(port, "/docs/").body, "<p>docs</p>");
+        assert_eq!(get(port, "/docs").body, "<p>docs</p>");
+        assert_eq!(get(port, "/page").body, "<p>page</p>");
+    }
+
+    #[test]
+    fn refuses_traversal_and_missing_files() {
+        let port = serve(&small_set(), None)[0];
+        for path in ["/../bench.json", "/%2e%2e/bench.json", "/docs/..%2f..%2fbench.json", "/./index.html", "/missing.html"] {
+            let reply = get(port, path);
+            assert_eq!(reply.status, 404, "{path}");
+            assert!(reply.body.contains("404 Not Found"), "{path}");
+        }
+    }
+
+    #[test]
+    fn head_has_no_body_and_other_methods_are_refused() {
+        let port = serve(&small_set(), None)[0];
+        let head = request(port, "HEAD", "/");
+        assert_eq!((head.status, head.body.as_str(), head.header("content-length")), (200, "", Some("16")));
+        let post = request(port, "POST", "/");
+        assert_eq!((post.status, post.header("allow")), (405, Some("GET, HEAD")));
+    }
+
+    #[test]
+    fn csp_goes_on_html_only() {
+        let port = serve(&small_set(), Some("default-src 'self'"))[0];
+        assert_eq!(get(port, "/").header("content-security-policy"), Some("default-src 'self'"));
+        assert_eq!(get(port, "/style.css").header("content-security-policy"), None);
+    }
+
+    #[test]
+    fn every_port_serves_the_index_of_all_sites() {
+        let ports = serve(&small_set(), None);
+        for &port in &ports {
+            let reply = get(port, INDEX_PATH);
+            assert_eq!(reply.header("content-type"), Some("application/json"));
+            let index: Value = serde_json::from_str(&reply.body).unwrap();
+            let sites = index["sites"].as_array().unwrap();
+            let ids: Vec<&str> = sites.iter().map(|s| s["id"].as_str().unwrap()).collect();
+            assert_eq!(ids, ["a", "b"]);
+            assert_eq!(sites[0]["key_url"], format!("http://127.0.0.1:{}/docs/key%20page.html", ports[0]));
+            assert_eq!(sites[1]["bench"]["key"], "news/index.html");
+        }
+    }
+
+    #[test]
+    fn serves_a_plain_folder() {
+        let dir = small_set().join("b").join("site");
+        let running = start(&dir, vec![plain_site(&dir).unwrap()], None, None).unwrap();
+        let site = &running.index["sites"][0];
+        assert_eq!((&site["id"], &site["origin"]), (&json!("site"), &site["key_url"]));
+        assert_eq!(get(port_from(site["origin"].as_str().unwrap()), "/").body, "<p>home of b</p>");
+    }
+
+    #[test]
+    fn bad_sets_fail_with_one_sentence() {
+        let missing = std::env::temp_dir().join("tex-serve-no-such-set");
+        assert!(read_set(&missing).unwrap_err().to_string().ends_with("is not a folder"));
+        let empty = temp_dir("empty");
+        assert!(read_set(&empty).unwrap_err().to_string().ends_with("has no index.json, so it is not a benchmark set"));
+        write(&empty.join("index.json"), r#"["x"]"#);
+        assert!(matches!(read_set(&empty), Err(ServeError::Unreadable { .. })));
+        write(&empty.join("x/bench.json"), "{}");
+        assert!(matches!(read_set(&empty), Err(ServeError::NoKey(_))));
+        assert!(matches!(port_for(Some(65535), 1, 2), Err(ServeError::PortRange { .. })));
+    }
+
+    #[test]
+    fn every_key_page_of_the_dev_set_answers() {
+        let dev = Path::new("/work/shared/bench/dev");
+        if !dev.join("index.json").is_file() {
+            println!("skipped: {} is missing", dev.display());
+            return;
+        }
+        let running = start(dev, read_set(dev).unwrap(), None, None).unwrap();
+        for site in running.index["sites"].as_array().unwrap() {
+            let (origin, key_url) = (site["origin"].as_str().unwrap(), site["key_url"].as_str().unwrap());
+            let reply = get(port_from(origin), &key_url[origin.len() - 1..]);
+            assert_eq!((reply.status, reply.header("content-type")), (200, Some("text/html")), "{key_url}");
+        }
+    }
+}
