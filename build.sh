@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Builds, demonstrates and tests the Template Extractor browser extension.
+#   ./build.sh [build]  wasm core + glue -> dist/chrome, dist/firefox and their zips
+#   ./build.sh demo     build, serve www/ on 127.0.0.1, run the extension in headless
+#                       Chromium on /news/index.html, print the summary, write screenshots
+#   ./build.sh test     native tests, wasm-bindgen tests, Chromium and Firefox e2e tests
+# Installs whatever is missing (idempotent); traffic only ever goes to 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+WASM_BINDGEN_VERSION=0.2.130
+TARGET=wasm32-unknown-unknown
+# Without reference types (target-cpu=mvp) wasm-bindgen keeps JS objects in a
+# JS-side heap instead of a second wasm table, which wasm2js cannot translate.
+WASM_TARGET_DIR=$ROOT/target/wasm-mvp
+PKG=$ROOT/target/extension-pkg
+BIN=$ROOT/node_modules/.bin
+FEATURES="--enable-bulk-memory --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue"
+
+log() { printf '\n== %s\n' "$*" >&2; }
+
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  if ((${#missing[@]})); then
+    log "apt-get install ${missing[*]}"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+ensure_build_tools() {
+  rustup target list --installed 2>/dev/null | grep -qx "$TARGET" || { log "rustup target add $TARGET"; rustup target add "$TARGET"; }
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+    log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+    cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
+  fi
+  if [ ! -x "$BIN/wasm-opt" ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+ensure_browsers() {
+  apt_install chromium chromium-driver firefox-esr
+  command -v geckodriver >/dev/null || [ -x "$HOME/.cargo/bin/geckodriver" ] || { log "cargo install geckodriver"; cargo install geckodriver; }
+}
+
+build() {
+  ensure_build_tools
+  log "cargo build --target $TARGET (core + browser glue)"
+  RUSTFLAGS="-C target-cpu=mvp" cargo build --lib --release --target "$TARGET" --target-dir "$WASM_TARGET_DIR"
+  rm -rf "$PKG" && mkdir -p "$PKG"
+  # The standard library is prebuilt with reference types; dropping the
+  # feature section lets wasm-bindgen see what our own code uses.
+  "$BIN/wasm-opt" $FEATURES --strip-target-features "$WASM_TARGET_DIR/$TARGET/release/template_extractor.wasm" -o "$PKG/core.wasm"
+  log "wasm-bindgen $WASM_BINDGEN_VERSION"
+  wasm-bindgen --target no-modules --no-typescript --out-dir "$PKG" --out-name tex "$PKG/core.wasm"
+  # One extra entry point: instantiate from wasm2js's exports instead of a module.
+  local entry='return Object.assign(__wbg_init, { initSync }, exports);'
+  grep -qF "$entry" "$PKG/tex.js" || { echo "wasm-bindgen glue has an unexpected shape" >&2; exit 1; }
+  sed -i "s|$entry|return Object.assign(__wbg_init, { initSync, initFromExports: (make) => __wbg_finalize_init({ exports: make(__wbg_get_imports()) }, undefined) }, exports);|" "$PKG/tex.js"
+  log "wasm-opt and wasm2js (binaryen from npm)"
+  "$BIN/wasm-opt" -O3 $FEATURES "$PKG/tex_bg.wasm" -o "$PKG/tex_bg.opt.wasm"
+  mv "$PKG/tex_bg.opt.wasm" "$PKG/tex_bg.wasm"
+  "$BIN/wasm-opt" $FEATURES --llvm-memory-copy-fill-lowering --llvm-nontrapping-fptoint-lowering --signext-lowering "$PKG/tex_bg.wasm" -o "$PKG/lowered.wasm"
+  "$BIN/wasm2js" -O3 "$PKG/lowered.wasm" -o "$PKG/asm.mjs"
+  node scripts/wasm2js-classic.mjs "$PKG/asm.mjs" "$PKG/tex_asm.js"
+
+  for browser in chrome firefox; do
+    local out=dist/$browser
+    rm -rf "$out" && mkdir -p "$out"
+    cp -r extension/. "$out/"
+    rm -f "$out/README-extension.md"
+    cp manifest.json "$PKG/tex.js" "$PKG/tex_bg.wasm" "$PKG/tex_asm.js" "$out/"
+    rm -f "dist/template-extractor-$browser.zip"
+    (cd "$out" && python3 -m zipfile -c "../template-extractor-$browser.zip" $(ls -A))
+  done
+  log "built dist/chrome, dist/firefox, dist/template-extractor-{chrome,firefox}.zip"
+}
+
+demo() {
+  ensure_browsers
+  build
+  log "demo: headless Chromium on the www/ demo site"
+  node tests/e2e/demo.mjs
+}
+
+run_tests() {
+  ensure_browsers
+  build
+  log "cargo test (native)"
+  cargo test
+  log "wasm-bindgen tests (headless Chromium and Firefox)"
+  wasm_tests
+  log "end-to-end tests (Chromium and Firefox)"
+  node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
+}
+
+wasm_tests() {
+  local gecko; gecko=$(command -v geckodriver || echo "$HOME/.cargo/bin/geckodriver")
+  CHROMEDRIVER=$(command -v chromedriver) WASM_BINDGEN_USE_BROWSER=1 \
+    cargo test --target "$TARGET" --test web --target-dir "$WASM_TARGET_DIR"
+  GECKODRIVER=$gecko WASM_BINDGEN_USE_BROWSER=1 \
+    cargo test --target "$TARGET" --test web --target-dir "$WASM_TARGET_DIR"
+}
+
+case "${1:-build}" in
+  build) build ;;
+  demo) demo ;;
+  test) run_tests ;;
+  *) echo "usage: $0 [build|demo|test]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,35 @@
+// Runs the core in a tab: injects the wasm glue and the content script on
+// demand (activeTab + scripting, no standing access to any site), falls back
+// to the wasm2js build where the page's CSP forbids WebAssembly, and calls
+// the content script's entry points. Shared by the popup and the background.
+'use strict';
+
+const api = globalThis.browser ?? globalThis.chrome;
+
+/** The stored core configuration (a partial core Config; the core fills in defaults). */
+async function storedConfig() {
+  const { config } = await api.storage.local.get('config');
+  return config ?? {};
+}
+
+async function inTab(tabId, func, args = []) {
+  const [result] = await api.scripting.executeScript({ target: { tabId }, func, args });
+  return result?.result;
+}
+
+/** Makes sure the core runs in the tab; resolves to 'wasm' or 'wasm2js'. */
+async function ensureCore(tabId) {
+  const loaded = await inTab(tabId, () => globalThis.texCore?.engine ?? null);
+  if (loaded) return loaded;
+  await api.scripting.executeScript({ target: { tabId }, files: ['tex.js', 'content.js'] });
+  const engine = await inTab(tabId, () => globalThis.texCore.init());
+  if (engine !== 'needs-wasm2js') return engine;
+  await api.scripting.executeScript({ target: { tabId }, files: ['tex_asm.js'] });
+  return inTab(tabId, () => globalThis.texCore.initFromAsm());
+}
+
+/** Calls `texCore[method](...args)` in the tab; resolves to `{ ok, value | error }`. */
+async function callCore(tabId, method, ...args) {
+  await ensureCore(tabId);
+  return inTab(tabId, (m, a) => globalThis.texCore.call(m, a), [method, args]);
+}

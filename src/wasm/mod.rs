@@ -1,0 +1,186 @@
+//! The extension's entry points: the content script calls these in the
+//! page, with the live DOM at hand. Glue only: the algorithm is the core's.
+
+mod fetch_source;
+pub mod live_dom;
+mod save;
+pub mod view;
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use serde::Serialize;
+use url::Url;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element};
+
+use crate::config::Config;
+use crate::dom::Tree;
+use crate::error::{ExtractError, LoadError};
+use crate::extract::{extract as run_extraction, template_paths};
+use crate::hyperlink::page_links;
+use crate::page_source::LoadedPage;
+use fetch_source::FetchSource;
+use view::View;
+
+/// The last extraction of this page, kept for the views and for saving.
+struct Extracted {
+    url: Url,
+    tree: Tree,
+    elements: Vec<Element>,
+    template: Vec<bool>,
+    view: View,
+}
+
+thread_local! {
+    static LAST: RefCell<Option<Extracted>> = const { RefCell::new(None) };
+}
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// What the progress callback receives.
+#[derive(Serialize)]
+struct Progress {
+    phase: &'static str,
+    loaded: usize,
+    planned: usize,
+}
+
+/// What `extract` resolves to besides the core's own report.
+#[derive(Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    extraction: &'a crate::extract::Extraction,
+    template_paths: Vec<String>,
+    key_snapshot_ms: f64,
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+fn document() -> Result<Document, JsValue> {
+    web_sys::window().and_then(|w| w.document()).ok_or_else(|| "this script has no document".into())
+}
+
+fn sentence(e: ExtractError) -> JsValue {
+    JsValue::from_str(&e.to_string())
+}
+
+/// Why `address` cannot be analysed, as one sentence, or `None` when it can:
+/// the popup asks before it tries to reach a page at all.
+#[wasm_bindgen]
+pub fn restricted_reason(address: &str) -> Option<String> {
+    match Url::parse(address) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => None,
+        _ => Some(ExtractError::Restricted(address.to_string()).to_string()),
+    }
+}
+
+/// The core's default configuration as JSON, for the options page.
+#[wasm_bindgen]
+pub fn default_config() -> String {
+    serde_json::to_string(&Config::default()).expect("the config serialises")
+}
+
+/// Why a (possibly partial) configuration cannot run, as one sentence, or
+/// `None` when it can: the options page refuses to store a broken one.
+#[wasm_bindgen]
+pub fn config_problem(config_json: &str) -> Option<String> {
+    match serde_json::from_str::<Config>(config_json) {
+        Ok(cfg) => cfg.validate().err().map(|e| e.to_string()),
+        Err(e) => Some(ExtractError::Config(e.to_string()).to_string()),
+    }
+}
+
+/// Extracts the template of the page this script runs in, leaving the page
+/// in its original view. `config_json` is
+/// a (possibly partial) core `Config`; `progress` is called with
+/// `{phase, loaded, planned}`. Resolves to the core's report or rejects
+/// with one readable sentence.
+#[wasm_bindgen]
+pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<JsValue, JsValue> {
+    let cfg: Config =
+        serde_json::from_str(&config_json).map_err(|e| sentence(ExtractError::Config(e.to_string())))?;
+    let doc = document()?;
+    let window = web_sys::window().ok_or("this script has no window")?;
+    let performance = window.performance().ok_or("this browser has no performance clock")?;
+    let url = Url::parse(&doc.url()?).map_err(|_| sentence(ExtractError::Restricted(doc.url().unwrap_or_default())))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(sentence(ExtractError::Restricted(url.to_string())));
+    }
+    LAST.with_borrow_mut(|last| last.take().map(|l| view::restore(&doc, &l.elements)).transpose())?;
+
+    let report = |phase, loaded, planned| {
+        let _ = to_js(&Progress { phase, loaded, planned }).map(|p| progress.call1(&JsValue::NULL, &p));
+    };
+    report("snapshot", 0, 0);
+    let t0 = performance.now();
+    let root = doc.document_element().ok_or_else(|| sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() })))?;
+    let (tree, elements) =
+        live_dom::snapshot(&root).ok_or_else(|| sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() })))?;
+    let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: performance.now() - t0 };
+
+    let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
+    let loaded = Rc::new(Cell::new(0usize));
+    let progress_fn = progress.clone();
+    let counter = loaded.clone();
+    let on_loaded = Box::new(move || {
+        counter.set(counter.get() + 1);
+        let p = Progress { phase: "loading", loaded: counter.get(), planned };
+        let _ = to_js(&p).map(|p| progress_fn.call1(&JsValue::NULL, &p));
+    });
+    report("loading", 0, planned);
+    let source = FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance.clone(), on_loaded);
+    let extraction = run_extraction(&cfg, &source, &key).await.map_err(sentence)?;
+
+    let extracted = Extracted { url, tree: key.tree, elements, template: extraction.template.clone(), view: View::Original };
+    let out = to_js(&Report {
+        extraction: &extraction,
+        template_paths: template_paths(&extracted.tree, &extracted.template),
+        key_snapshot_ms: key.snapshot_ms,
+    });
+    LAST.with_borrow_mut(|last| *last = Some(extracted));
+    out
+}
+
+fn with_last<T>(f: impl FnOnce(&Document, &mut Extracted) -> Result<T, JsValue>) -> Result<T, JsValue> {
+    let doc = document()?;
+    LAST.with_borrow_mut(|last| match last.as_mut() {
+        Some(l) => f(&doc, l),
+        None => Err("Extract the template of this page first.".into()),
+    })
+}
+
+/// Shows `name` (`original`, `template` or `content`); resolves to the view shown.
+#[wasm_bindgen]
+pub fn set_view(name: &str) -> Result<String, JsValue> {
+    let view = View::parse(name).ok_or_else(|| JsValue::from_str(&format!("There is no view called {name}.")))?;
+    with_last(|doc, l| {
+        view::show(doc, &l.tree, &l.elements, &l.template, view)?;
+        l.view = view;
+        Ok(view.name().to_string())
+    })
+}
+
+/// Moves to the next view of the cycle; resolves to the view shown.
+#[wasm_bindgen]
+pub fn toggle_view() -> Result<String, JsValue> {
+    let next = with_last(|_, l| Ok(l.view.next()))?;
+    set_view(next.name())
+}
+
+/// The view shown now, or `None` before any extraction.
+#[wasm_bindgen]
+pub fn current_view() -> Option<String> {
+    LAST.with_borrow(|last| last.as_ref().map(|l| l.view.name().to_string()))
+}
+
+/// The template of the last extraction as a standalone HTML document.
+#[wasm_bindgen]
+pub fn template_html() -> Result<String, JsValue> {
+    with_last(|doc, l| save::template_html(doc, &l.tree, &l.template, l.url.as_str()))
+}

@@ -1,0 +1,102 @@
+// Screenshots use caret: 'initial': hiding the caret makes Playwright leave
+// style="" on inputs, which would defeat the exact-restore check.
+// End to end in Chromium: the demo site, a strict-CSP copy of it, and the
+// error paths, through the popup as a user would click it.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { extract, launchChromium, openWithPopup, toggle } from './chromium.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, checkView, nativeExtraction, probePage } from './harness.mjs';
+import { serve } from './server.mjs';
+
+let browser;
+let site;
+let strictSite;
+let fixtures;
+
+before(async () => {
+  nativeExtraction();
+  browser = await launchChromium();
+  site = await serve(WWW);
+  strictSite = await serve(WWW, { csp: "default-src 'self'; script-src 'self'; style-src 'self'" });
+  fixtures = await serve(FIXTURES);
+});
+
+after(async () => {
+  await browser?.close();
+  await Promise.all([site, strictSite, fixtures].map((s) => s?.close()));
+});
+
+async function cycleViews(t, origin, prefix) {
+  const expected = nativeExtraction();
+  const { page, popup } = await openWithPopup(browser, origin + KEY_PAGE);
+  const before = await page.evaluate(() => document.documentElement.outerHTML);
+  await page.screenshot({ path: join(ARTIFACTS, `${prefix}-before.png`), fullPage: true, caret: 'initial' });
+
+  const { error, summary } = await extract(popup);
+  assert.equal(error, null);
+  assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
+  for (const url of expected.cs.pages) assert.ok(summary.includes(new URL(new URL(url).pathname, origin).href), `CS page ${url} listed`);
+  checkView(assert, await page.evaluate(probePage), expected.template_ids, 'original');
+
+  for (const view of ['template', 'content', 'original']) {
+    await toggle(popup, view);
+    checkView(assert, await page.evaluate(probePage), expected.template_ids, view);
+    await page.screenshot({ path: join(ARTIFACTS, `${prefix}-${view === 'original' ? 'restored' : view}.png`), fullPage: true, caret: 'initial' });
+  }
+  const restored = await page.evaluate(() => document.documentElement.outerHTML);
+  if (restored !== before) writeFileSync(join(ARTIFACTS, `${prefix}-restored.html`), restored);
+  assert.ok(restored === before, `the original view restores the exact DOM (see ${prefix}-restored.html)`);
+  const report = await popup.evaluate(() => document.getElementById('loads').textContent);
+  await page.close();
+  await popup.close();
+  return report;
+}
+
+test('demo site: extraction matches the native CLI, views hide what they should, original restores exactly', async (t) => {
+  const loads = await cycleViews(t, site.origin, 'chromium');
+  assert.match(loads, /core: wasm\./);
+});
+
+test('strict-CSP page (no wasm-unsafe-eval): the wasm2js build gives the same template', async (t) => {
+  const loads = await cycleViews(t, strictSite.origin, 'chromium-strict-csp');
+  assert.match(loads, /core: wasm2js\./);
+});
+
+test('save template downloads a standalone HTML file holding only the template', async () => {
+  const expected = nativeExtraction();
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  await extract(popup);
+  const [download] = await Promise.all([popup.waitForEvent('download'), popup.click('#save')]);
+  const path = join(ARTIFACTS, 'chromium-template.html');
+  await download.saveAs(path);
+  const saved = await browser.context.newPage();
+  await saved.goto(`file://${path}`);
+  const count = await saved.evaluate(() => document.querySelectorAll('*').length);
+  assert.equal(count, expected.template_nodes + 1, 'template nodes plus the added <base>');
+  await Promise.all([page.close(), popup.close(), saved.close()]);
+});
+
+async function errorOf(url) {
+  const { page, popup } = await openWithPopup(browser, url);
+  const { error } = await extract(popup);
+  await Promise.all([page.close(), popup.close()]);
+  return error;
+}
+
+test('a page without links says so in one sentence', async () => {
+  assert.equal(await errorOf(`${fixtures.origin}/no-links/index.html`),
+    'The page has no links to other pages of the same site, so there is nothing to compare it with.');
+});
+
+test('a site whose candidate pages 404 says so in one sentence', async () => {
+  assert.equal(await errorOf(`${fixtures.origin}/dead-links/index.html`),
+    'None of the 3 linked pages could be loaded, so there is nothing to compare the page with.');
+});
+
+test('a restricted page (chrome://) says so in one sentence', async () => {
+  const error = await errorOf('chrome://version/');
+  assert.equal(error, 'The address chrome://version/ is not a web page this extension can analyse (only http and https pages are).');
+});

@@ -1,0 +1,81 @@
+// Shared e2e helpers: the built extension prepared for automation, the
+// native CLI's verdict, and DOM probes evaluated in the page under test.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const WWW = join(ROOT, 'www');
+export const FIXTURES = join(ROOT, 'tests/e2e/fixtures');
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+export const KEY_PAGE = '/news/index.html';
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/**
+ * A copy of dist/<browser> for automation. A harness cannot click the
+ * toolbar button (what grants activeTab to a real user), so the copy also
+ * holds the test origin's host permission and "tabs" (to find the page's tab
+ * by URL). Everything else is the shipped extension.
+ */
+export function automationCopy(browser) {
+  const dir = mkdtempSync(join(tmpdir(), `tex-${browser}-`));
+  cpSync(join(ROOT, 'dist', browser), dir, { recursive: true });
+  const manifestPath = join(dir, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  manifest.permissions.push('tabs');
+  manifest.host_permissions = ['http://127.0.0.1/*'];
+  writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+  return dir;
+}
+
+let cliCache = null;
+/** The native CLI's extraction of the demo key page (`tex extract www news/index.html --json`). */
+export function nativeExtraction() {
+  if (cliCache) return cliCache;
+  const out = join(mkdtempSync(join(tmpdir(), 'tex-cli-')), 'out.json');
+  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', WWW, KEY_PAGE.slice(1), '--json', out],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  cliCache = JSON.parse(readFileSync(out, 'utf8'));
+  return cliCache;
+}
+
+/** Runs in the page: what the views did, element by element in snapshot order. */
+export function probePage() {
+  const all = [document.documentElement, ...document.documentElement.querySelectorAll('*')]
+    .filter((e) => !e.closest('[data-tex-own]'));
+  const hiddenBy = (e) => e.closest('[data-tex-hidden]') !== null;
+  return {
+    count: all.length,
+    template: all.flatMap((e, i) => (e.hasAttribute('data-tex-template') ? [i] : [])),
+    hiddenRoots: all.flatMap((e, i) => (e.hasAttribute('data-tex-hidden') ? [i] : [])),
+    hidden: all.flatMap((e, i) => (hiddenBy(e) ? [i] : [])),
+    rendered: all.flatMap((e, i) => (e.checkVisibility?.() ?? true ? [i] : [])),
+    ownStyles: document.querySelectorAll('style[data-tex-own]').length,
+  };
+}
+
+/** Checks a probe against the native template ids for one view. */
+export function checkView(assert, probe, templateIds, view) {
+  const template = new Set(templateIds);
+  if (view === 'original') {
+    assert.deepEqual(probe.template, [], 'no template marks in the original view');
+    assert.deepEqual(probe.hiddenRoots, []);
+    assert.equal(probe.ownStyles, 0);
+    return;
+  }
+  assert.deepEqual(probe.template, templateIds, `${view} view marks exactly the native template nodes`);
+  assert.equal(probe.ownStyles, 1);
+  const hidden = new Set(probe.hidden);
+  const rendered = new Set(probe.rendered);
+  for (let i = 0; i < probe.count; i++) {
+    const shouldHide = view === 'template' ? !template.has(i) : false;
+    if (view === 'template') assert.equal(hidden.has(i), shouldHide, `template view hides node ${i} iff it is content`);
+    if (hidden.has(i)) assert.ok(!rendered.has(i), `hidden node ${i} is not rendered`);
+  }
+  if (view === 'content') {
+    for (const i of probe.hiddenRoots) assert.ok(template.has(i), `content view hides only template nodes (${i})`);
+    for (let i = 0; i < probe.count; i++) if (!template.has(i)) assert.ok(!hidden.has(i), `content node ${i} stays`);
+    assert.ok(probe.hiddenRoots.length > 0, 'content view hides something');
+  }
+}
