@@ -93,6 +93,7 @@ async function extract() {
     $('status').textContent = `Done in ${ms(report.timings.total_ms + report.key_snapshot_ms)}.`;
     showSummary(report);
     showView('original');
+    globalThis.lastReport = report; // read by the demo and the e2e tests
     await api.storage.session?.set({ [`report:${tab.id}`]: report });
   } finally {
     $('extract').disabled = false;
