@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { extract, launchChromium, openWithPopup, toggle } from './chromium.mjs';
-import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, checkView, nativeExtraction, probePage } from './harness.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, checkView, medians, nativeExtraction, probePage } from './harness.mjs';
 import { serve } from './server.mjs';
 
 let browser;
@@ -99,4 +99,19 @@ test('a site whose candidate pages 404 says so in one sentence', async () => {
 test('a restricted page (chrome://) says so in one sentence', async () => {
   const error = await errorOf('chrome://version/');
   assert.equal(error, 'The address chrome://version/ is not a web page this extension can analyse (only http and https pages are).');
+});
+
+test('timings: median of 5 extractions of the demo key page', async (t) => {
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  const runs = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = Date.now();
+    await extract(popup);
+    const report = await popup.evaluate(() => globalThis.lastReport);
+    runs.push({ wall_ms: Date.now() - t0, key_snapshot_ms: report.key_snapshot_ms, ...report.timings });
+  }
+  const summary = medians(runs);
+  writeFileSync(join(ARTIFACTS, 'chromium-timings.json'), JSON.stringify({ runs, median: summary }, null, 2));
+  t.diagnostic(`chromium median ms: ${JSON.stringify(summary)}`);
+  await Promise.all([page.close(), popup.close()]);
 });

@@ -79,3 +79,13 @@ export function checkView(assert, probe, templateIds, view) {
     assert.ok(probe.hiddenRoots.length > 0, 'content view hides something');
   }
 }
+
+/** Per-field medians of a list of timing records, rounded to 0.1 ms. */
+export function medians(runs) {
+  const out = {};
+  for (const key of Object.keys(runs[0])) {
+    const xs = runs.map((r) => r[key]).sort((a, b) => a - b);
+    out[key] = Math.round(xs[Math.floor(xs.length / 2)] * 10) / 10;
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+// End to end in Firefox ESR: the same clicks and checks as in Chromium.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { launchFirefox } from './firefox.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, checkView, medians, nativeExtraction, probePage } from './harness.mjs';
+import { serve } from './server.mjs';
+
+let ff;
+let site;
+let strictSite;
+let fixtures;
+
+before(async () => {
+  nativeExtraction();
+  site = await serve(WWW);
+  strictSite = await serve(WWW, { csp: "default-src 'self'; script-src 'self'; style-src 'self'" });
+  fixtures = await serve(FIXTURES);
+  ff = await launchFirefox();
+});
+
+after(async () => {
+  await ff?.close();
+  await Promise.all([site, strictSite, fixtures].map((s) => s?.close()));
+});
+
+const pageHtml = () => ff.execute(() => document.documentElement.outerHTML);
+
+async function openWithPopup(url) {
+  const page = await ff.openTab(url);
+  const actual = await ff.execute(() => location.href);
+  const popup = await ff.openTab(ff.popupUrl(actual));
+  await ff.waitFor('body[data-ready="true"], #error:not([hidden])');
+  return { page, popup };
+}
+
+async function extract() {
+  await ff.click('#extract');
+  await ff.waitFor('#summary:not([hidden]), #error:not([hidden])');
+  return ff.execute(() => ({
+    error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+    summary: document.getElementById('summary').innerText,
+    report: globalThis.lastReport ?? null,
+  }));
+}
+
+async function cycleViews(origin, prefix) {
+  const expected = nativeExtraction();
+  const { page, popup } = await openWithPopup(origin + KEY_PAGE);
+  await ff.switchTo(page);
+  const before = await pageHtml();
+  await ff.screenshot(join(ARTIFACTS, `${prefix}-before.png`));
+  await ff.switchTo(popup);
+  const { error, summary, report } = await extract();
+  assert.equal(error, null);
+  assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
+  for (const view of ['template', 'content', 'original']) {
+    await ff.switchTo(popup);
+    await ff.click('#toggle');
+    await ff.waitFor(`#view[data-view="${view}"]`);
+    await ff.switchTo(page);
+    checkView(assert, await ff.execute(probePage), expected.template_ids, view);
+    await ff.screenshot(join(ARTIFACTS, `${prefix}-${view === 'original' ? 'restored' : view}.png`));
+  }
+  const restored = await pageHtml();
+  if (restored !== before) writeFileSync(join(ARTIFACTS, `${prefix}-restored.html`), restored);
+  assert.ok(restored === before, `the original view restores the exact DOM (see ${prefix}-restored.html)`);
+  await ff.closeTab(popup);
+  await ff.closeTab(page);
+  return report;
+}
+
+test('demo site: extraction matches the native CLI, views hide what they should, original restores exactly', async () => {
+  const report = await cycleViews(site.origin, 'firefox');
+  assert.equal(report.engine, 'wasm');
+});
+
+test('strict-CSP page: Firefox still runs the wasm build in the content script', async () => {
+  const report = await cycleViews(strictSite.origin, 'firefox-strict-csp');
+  assert.equal(report.engine, 'wasm');
+});
+
+async function errorOf(url) {
+  const { page, popup } = await openWithPopup(url);
+  const { error } = await extract();
+  await ff.closeTab(popup);
+  await ff.closeTab(page);
+  return error;
+}
+
+test('a page without links says so in one sentence', async () => {
+  assert.equal(await errorOf(`${fixtures.origin}/no-links/index.html`),
+    'The page has no links to other pages of the same site, so there is nothing to compare it with.');
+});
+
+test('a site whose candidate pages 404 says so in one sentence', async () => {
+  assert.equal(await errorOf(`${fixtures.origin}/dead-links/index.html`),
+    'None of the 3 linked pages could be loaded, so there is nothing to compare the page with.');
+});
+
+test('a restricted page (about:) says so in one sentence', async () => {
+  assert.equal(await errorOf('about:robots'),
+    'The address about:robots is not a web page this extension can analyse (only http and https pages are).');
+});
+
+test('timings: median of 5 extractions of the demo key page', async (t) => {
+  const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
+  const runs = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = Date.now();
+    const { report } = await extract();
+    runs.push({ wall_ms: Date.now() - t0, key_snapshot_ms: report.key_snapshot_ms, ...report.timings });
+  }
+  const summary = medians(runs);
+  writeFileSync(join(ARTIFACTS, 'firefox-timings.json'), JSON.stringify({ runs, median: summary }, null, 2));
+  t.diagnostic(`firefox median ms: ${JSON.stringify(summary)}`);
+  await ff.closeTab(popup);
+  await ff.closeTab(page);
+});
