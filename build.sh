@@ -100,10 +100,10 @@ run_tests() {
 
 wasm_tests() {
   local gecko; gecko=$(command -v geckodriver || echo "$HOME/.cargo/bin/geckodriver")
-  CHROMEDRIVER=$(command -v chromedriver) WASM_BINDGEN_USE_BROWSER=1 \
-    cargo test --target "$TARGET" --test web --target-dir "$WASM_TARGET_DIR"
-  GECKODRIVER=$gecko WASM_BINDGEN_USE_BROWSER=1 \
-    cargo test --target "$TARGET" --test web --target-dir "$WASM_TARGET_DIR"
+  # tests/web is a crate of its own: the main crate's binaries are native-only.
+  local env=(CARGO_TARGET_DIR="$ROOT/target/web-tests" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner)
+  (cd tests/web && env "${env[@]}" CHROMEDRIVER="$(command -v chromedriver)" cargo test --target "$TARGET" --test browser)
+  (cd tests/web && env "${env[@]}" GECKODRIVER="$gecko" cargo test --target "$TARGET" --test browser)
 }
 
 case "${1:-build}" in
