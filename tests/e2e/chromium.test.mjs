@@ -35,8 +35,16 @@ async function cycleViews(t, origin, prefix) {
   const before = await page.evaluate(() => document.documentElement.outerHTML);
   await page.screenshot({ path: join(ARTIFACTS, `${prefix}-before.png`), fullPage: true, caret: 'initial' });
 
+  await popup.evaluate(() => {
+    const status = document.getElementById('status');
+    globalThis.statuses = [];
+    new MutationObserver(() => globalThis.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+  });
   const { error, summary } = await extract(popup);
   assert.equal(error, null);
+  const statuses = await popup.evaluate(() => globalThis.statuses);
+  const planned = Math.min(expected.links, 25);
+  assert.ok(statuses.includes(`Loading linked pages: 1 / ${planned}`), `progress shown: ${statuses.join(' | ')}`);
   assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
   for (const url of expected.cs.pages) assert.ok(summary.includes(new URL(new URL(url).pathname, origin).href), `CS page ${url} listed`);
   checkView(assert, await page.evaluate(probePage), expected.template_ids, 'original');
@@ -114,4 +122,56 @@ test('timings: median of 5 extractions of the demo key page', async (t) => {
   writeFileSync(join(ARTIFACTS, 'chromium-timings.json'), JSON.stringify({ runs, median: summary }, null, 2));
   t.diagnostic(`chromium median ms: ${JSON.stringify(summary)}`);
   await Promise.all([page.close(), popup.close()]);
+});
+
+test('a page over the size limit (max_nodes from storage) says so in one sentence', async () => {
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  await popup.evaluate(() => chrome.storage.local.set({ config: { max_nodes: 50 } }));
+  const { error } = await extract(popup);
+  await popup.evaluate(() => chrome.storage.local.remove('config'));
+  assert.equal(error, `The key page could not be loaded: ${site.origin}${KEY_PAGE} has 130 elements, more than the limit of 50.`);
+  await Promise.all([page.close(), popup.close()]);
+});
+
+test('options persist the core config and refuse invalid weights in one sentence', async () => {
+  const options = await browser.context.newPage();
+  await options.goto(browser.extensionUrl('options.html'));
+  await options.waitForFunction(() => document.querySelector('[name="cs_size"]').value !== '');
+  assert.equal(await options.inputValue('[name="cs_size"]'), '3');
+  await options.fill('[name="equality.w_classes"]', '0.9');
+  await options.click('button[type="submit"]');
+  await options.waitForSelector('#message.error');
+  assert.equal(await options.textContent('#message'), 'The configuration is invalid: the four weights must add up to 1, not 1.400.');
+  await options.fill('[name="equality.w_classes"]', '0.5');
+  await options.fill('[name="cs_size"]', '2');
+  await options.click('button[type="submit"]');
+  await options.waitForFunction(() => document.getElementById('message').textContent === 'Saved.');
+  const { config } = await options.evaluate(() => chrome.storage.local.get('config'));
+  assert.equal(config.cs_size, 2);
+  await options.click('#reset');
+  await options.close();
+});
+
+test('Check benchmarks opens the extension page bench.html', async () => {
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  const [bench] = await Promise.all([browser.context.waitForEvent('page'), popup.click('#bench')]);
+  await bench.waitForLoadState();
+  assert.ok(bench.url().endsWith('/bench.html'));
+  assert.match(await bench.textContent('body'), /Check benchmarks: configure the index in Options/);
+  await Promise.all([page.close(), popup.close(), bench.close()]);
+});
+
+test('keyboard shortcut / context menu path: the background extracts and shows the template view', async () => {
+  const expected = nativeExtraction();
+  const page = await browser.context.newPage();
+  await page.goto(site.origin + KEY_PAGE);
+  const [worker] = browser.context.serviceWorkers();
+  const badge = await worker.evaluate(async (url) => {
+    const [tab] = await chrome.tabs.query({ url });
+    await extractInTab(tab);
+    return chrome.action.getBadgeText({ tabId: tab.id });
+  }, page.url());
+  assert.equal(badge, 'T');
+  checkView(assert, await page.evaluate(probePage), expected.template_ids, 'template');
+  await page.close();
 });
