@@ -20,7 +20,11 @@ fn stored_snapshots_are_the_native_ones() {
             let path = format!("{}/tests/web/snapshots/{name}.txt", env!("CARGO_MANIFEST_DIR"));
             std::fs::write(path, &native).expect("writable snapshot");
         } else {
-            assert_eq!(native, expected(name), "{name}: run TEX_BLESS=1 cargo test --test web after a deliberate change");
+            assert_eq!(
+                native,
+                expected(name),
+                "{name}: run TEX_BLESS=1 cargo test --test web after a deliberate change"
+            );
         }
     }
 }

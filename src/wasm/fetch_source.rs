@@ -21,7 +21,13 @@ pub struct FetchSource {
 }
 
 impl FetchSource {
-    pub fn new(origin: Origin, timeout_ms: u32, max_nodes: usize, performance: Performance, on_loaded: Box<dyn Fn()>) -> Self {
+    pub fn new(
+        origin: Origin,
+        timeout_ms: u32,
+        max_nodes: usize,
+        performance: Performance,
+        on_loaded: Box<dyn Fn()>,
+    ) -> Self {
         Self { origin, timeout_ms, max_nodes, performance, on_loaded }
     }
 

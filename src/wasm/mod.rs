@@ -7,7 +7,6 @@ mod save;
 pub mod view;
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
 
 use serde::Serialize;
 use url::Url;
@@ -66,6 +65,13 @@ fn document() -> Result<Document, JsValue> {
     web_sys::window().and_then(|w| w.document()).ok_or_else(|| "this script has no document".into())
 }
 
+/// Tells the popup how far an extraction got; a failing callback must not stop it.
+fn notify(progress: &js_sys::Function, phase: &'static str, loaded: usize, planned: usize) {
+    if let Ok(p) = to_js(&Progress { phase, loaded, planned }) {
+        let _ = progress.call1(&JsValue::NULL, &p);
+    }
+}
+
 fn sentence(e: ExtractError) -> JsValue {
     JsValue::from_str(&e.to_string())
 }
@@ -96,15 +102,13 @@ pub fn config_problem(config_json: &str) -> Option<String> {
     }
 }
 
-/// Extracts the template of the page this script runs in, leaving the page
-/// in its original view. `config_json` is
-/// a (possibly partial) core `Config`; `progress` is called with
-/// `{phase, loaded, planned}`. Resolves to the core's report or rejects
-/// with one readable sentence.
+/// Extracts the template of the page this script runs in, leaving the page in
+/// its original view. `config_json` is a (possibly partial) core `Config`;
+/// `progress` is called with `{phase, loaded, planned}`. Resolves to the
+/// core's report or rejects with one readable sentence.
 #[wasm_bindgen]
 pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<JsValue, JsValue> {
-    let cfg: Config =
-        serde_json::from_str(&config_json).map_err(|e| sentence(ExtractError::Config(e.to_string())))?;
+    let cfg: Config = serde_json::from_str(&config_json).map_err(|e| sentence(ExtractError::Config(e.to_string())))?;
     let doc = document()?;
     let window = web_sys::window().ok_or("this script has no window")?;
     let performance = window.performance().ok_or("this browser has no performance clock")?;
@@ -114,30 +118,25 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     }
     LAST.with_borrow_mut(|last| last.take().map(|l| view::restore(&doc, &l.elements)).transpose())?;
 
-    let report = |phase, loaded, planned| {
-        let _ = to_js(&Progress { phase, loaded, planned }).map(|p| progress.call1(&JsValue::NULL, &p));
-    };
-    report("snapshot", 0, 0);
+    notify(&progress, "snapshot", 0, 0);
     let t0 = performance.now();
-    let root = doc.document_element().ok_or_else(|| sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() })))?;
-    let (tree, elements) =
-        live_dom::snapshot(&root).ok_or_else(|| sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() })))?;
+    let empty = || sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() }));
+    let root = doc.document_element().ok_or_else(empty)?;
+    let (tree, elements) = live_dom::snapshot(&root).ok_or_else(empty)?;
     let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: performance.now() - t0 };
 
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
-    let loaded = Rc::new(Cell::new(0usize));
-    let progress_fn = progress.clone();
-    let counter = loaded.clone();
+    notify(&progress, "loading", 0, planned);
+    let loaded = Cell::new(0usize);
     let on_loaded = Box::new(move || {
-        counter.set(counter.get() + 1);
-        let p = Progress { phase: "loading", loaded: counter.get(), planned };
-        let _ = to_js(&p).map(|p| progress_fn.call1(&JsValue::NULL, &p));
+        loaded.set(loaded.get() + 1);
+        notify(&progress, "loading", loaded.get(), planned);
     });
-    report("loading", 0, planned);
-    let source = FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance.clone(), on_loaded);
+    let source = FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_loaded);
     let extraction = run_extraction(&cfg, &source, &key).await.map_err(sentence)?;
 
-    let extracted = Extracted { url, tree: key.tree, elements, template: extraction.template.clone(), view: View::Original };
+    let extracted =
+        Extracted { url, tree: key.tree, elements, template: extraction.template.clone(), view: View::Original };
     let out = to_js(&Report {
         extraction: &extraction,
         template_paths: template_paths(&extracted.tree, &extracted.template),

@@ -12,8 +12,10 @@ use crate::dom::Tree;
 /// `<base>` so the saved file still finds the site's stylesheets and images.
 pub fn template_html(doc: &Document, tree: &Tree, template: &[bool], page_url: &str) -> Result<String, JsValue> {
     let root = doc.document_element().ok_or("the page has no root element")?;
-    let copy: Element =
-        root.clone_node_with_deep(true)?.dyn_into().map_err(|_| JsValue::from_str("the page's root is not an element"))?;
+    let copy: Element = root
+        .clone_node_with_deep(true)?
+        .dyn_into()
+        .map_err(|_| JsValue::from_str("the page's root is not an element"))?;
     let elements = live_dom::elements(&copy);
     if elements.len() != tree.len() {
         return Err("the page changed since the extraction; extract the template again".into());

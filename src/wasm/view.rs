@@ -104,7 +104,5 @@ pub fn hidden_roots(tree: &Tree, template: &[bool], view: View) -> Vec<bool> {
             pure
         }
     };
-    (0..tree.len())
-        .map(|i| hide[i] && tree.node(NodeId(i as u32)).parent.is_none_or(|p| !hide[p.index()]))
-        .collect()
+    (0..tree.len()).map(|i| hide[i] && tree.node(NodeId(i as u32)).parent.is_none_or(|p| !hide[p.index()])).collect()
 }

@@ -56,4 +56,3 @@ const SNAPSHOTS: &[(&str, &str)] = &[
 pub fn expected(name: &str) -> &'static str {
     SNAPSHOTS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).expect("a snapshot per fixture")
 }
-
