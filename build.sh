@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
+export PATH="$HOME/.cargo/bin:$PATH"
 WASM_BINDGEN_VERSION=0.2.130
 TARGET=wasm32-unknown-unknown
 # Without reference types (target-cpu=mvp) wasm-bindgen keeps JS objects in a

@@ -3,9 +3,9 @@
 // extension UUID (pref) gives the popup a known moz-extension:// address;
 // opening it needs the chrome context (geckodriver --allow-system-access).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -30,6 +30,7 @@ async function freePort() {
 
 export async function launchFirefox() {
   const extension = automationCopy('firefox');
+  const downloads = mkdtempSync(join(tmpdir(), 'tex-firefox-downloads-'));
   const geckoId = JSON.parse(readFileSync(join(extension, 'manifest.json'), 'utf8')).browser_specific_settings.gecko.id;
   const port = await freePort();
   const driver = spawn(geckodriverPath(), ['--host', '127.0.0.1', '--port', String(port), '--allow-system-access'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -59,6 +60,10 @@ export async function launchFirefox() {
           'browser.shell.checkDefaultBrowser': false,
           'datareporting.policy.dataSubmissionEnabled': false,
           'app.update.disabledForTesting': true,
+          'browser.download.folderList': 2,
+          'browser.download.dir': downloads,
+          'browser.download.useDownloadDir': true,
+          'browser.download.always_ask_before_handling_new_types': false,
         },
       },
     } },
@@ -67,6 +72,7 @@ export async function launchFirefox() {
   await call('POST', `${sid}/moz/addon/install`, { path: extension, temporary: true });
 
   const ff = {
+    downloads,
     popupUrl: (target) => `moz-extension://${UUID}/popup.html?url=${encodeURIComponent(target)}`,
     call: (method, path, body) => call(method, sid + path, body),
     async execute(script, ...args) {
@@ -119,6 +125,7 @@ export async function launchFirefox() {
       driver.kill();
       await new Promise((resolve) => driver.once('exit', resolve));
       rmSync(extension, { recursive: true, force: true });
+      rmSync(downloads, { recursive: true, force: true });
     },
   };
   return ff;

@@ -1,6 +1,7 @@
 // End to end in Firefox ESR: the same clicks and checks as in Chromium.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -80,6 +81,21 @@ test('demo site: extraction matches the native CLI, views hide what they should,
 test('strict-CSP page: Firefox still runs the wasm build in the content script', async () => {
   const report = await cycleViews(strictSite.origin, 'firefox-strict-csp');
   assert.equal(report.engine, 'wasm');
+});
+
+test('save template downloads a standalone HTML file holding only the template', async () => {
+  const expected = nativeExtraction();
+  const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
+  await extract();
+  await ff.click('#save');
+  const file = join(ff.downloads, 'template-127.0.0.1.html');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(100);
+  const html = readFileSync(file, 'utf8');
+  copyFileSync(file, join(ARTIFACTS, 'firefox-template.html'));
+  const count = await ff.execute((source) => new DOMParser().parseFromString(source, 'text/html').querySelectorAll('*').length, html);
+  assert.equal(count, expected.template_nodes + 1, 'template nodes plus the added <base>');
+  await ff.closeTab(popup);
+  await ff.closeTab(page);
 });
 
 async function errorOf(url) {
