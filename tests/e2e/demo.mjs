@@ -20,6 +20,8 @@ try {
   const { error, summary } = await extract(popup);
   if (error) throw new Error(error);
   console.log(`\n--- Popup after Extract template ---\n${summary}\n`);
+  await popup.setViewportSize({ width: 364, height: 560 });
+  await popup.screenshot({ path: join(ARTIFACTS, 'demo-popup.png'), fullPage: true });
   for (const view of ['template', 'content', 'original']) {
     await toggle(popup, view);
     await shot(view === 'original' ? 'restored' : view);
@@ -38,7 +40,7 @@ try {
   console.log(`\nExtract template, median of ${RUNS} runs (ms): click-to-summary ${m('wall')}, core total ${m('total_ms')};`
     + ` key-page snapshot ${m('key')}, fetch ${m('fetch_ms')}, parse ${m('parse_ms')}, snapshot (all pages) ${m('snapshot_ms')},`
     + ` link order ${m('link_order_ms')}, CS search ${m('cs_search_ms')}, mapping ${m('mapping_ms')}`);
-  console.log(`Screenshots: ${ARTIFACTS}/demo-{original,template,content,restored}.png`);
+  console.log(`Screenshots: ${ARTIFACTS}/demo-{original,template,content,restored,popup}.png`);
 } finally {
   await browser.close();
   await site.close();
