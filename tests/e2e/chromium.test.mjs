@@ -175,3 +175,19 @@ test('keyboard shortcut / context menu path: the background extracts and shows t
   checkView(assert, await page.evaluate(probePage), expected.template_ids, 'template');
   await page.close();
 });
+
+test('extracting again from the template view sees the original page and returns to it', async () => {
+  const expected = nativeExtraction();
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  const before = await page.evaluate(() => document.documentElement.outerHTML);
+  await extract(popup);
+  await toggle(popup, 'template');
+  const { error, summary } = await extract(popup);
+  assert.equal(error, null);
+  assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
+  assert.equal(await popup.getAttribute('#view', 'data-view'), 'original');
+  assert.ok((await page.evaluate(() => document.documentElement.outerHTML)) === before, 'page back to its original DOM');
+  await toggle(popup, 'template');
+  checkView(assert, await page.evaluate(probePage), expected.template_ids, 'template');
+  await Promise.all([page.close(), popup.close()]);
+});
