@@ -1,9 +1,12 @@
 //! Candidate pages fetched from the page's own origin and parsed by the
 //! browser's own parser, so a candidate's snapshot is the tree the browser
-//! would build for it.
+//! would build for it. gloo-net builds the requests and reads the responses'
+//! status and headers; the fetch and body promises are awaited here.
 
-use gloo_net::http::Request;
+use gloo_net::http::{Request, Response};
 use url::{Origin, Url};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, DomParser, Performance, RequestCredentials, RequestMode, RequestRedirect, SupportedType};
 
 use super::live_dom;
@@ -43,14 +46,17 @@ impl FetchSource {
                 LoadError::Unreadable { url: url.to_string(), reason }
             }
         };
-        let response = Request::get(url.as_str())
+        let request: web_sys::Request = Request::get(url.as_str())
             .mode(RequestMode::SameOrigin)
             .redirect(RequestRedirect::Follow)
             .credentials(RequestCredentials::SameOrigin)
             .abort_signal(Some(&signal))
-            .send()
-            .await
-            .map_err(|e| failed(e.to_string()))?;
+            .build()
+            .map_err(|e| failed(e.to_string()))?
+            .into();
+        let window = web_sys::window().ok_or_else(|| failed("this script has no window".into()))?;
+        let fetched = settle(window.fetch_with_request(&request)).await.map_err(failed)?;
+        let response = Response::from(fetched.unchecked_into::<web_sys::Response>());
         let landed = Url::parse(&response.url()).map(|u| u.origin() == self.origin).unwrap_or(false);
         if !landed {
             return Err(LoadError::OffOrigin { url: url.to_string() });
@@ -66,7 +72,8 @@ impl FetchSource {
             let content_type = if content_type.is_empty() { "no content type".to_string() } else { content_type };
             return Err(LoadError::NotHtml { url: url.to_string(), content_type });
         }
-        response.text().await.map_err(|e| failed(e.to_string()))
+        let body = web_sys::Response::from(response).text().map_err(|e| failed(reason(&e)))?;
+        Ok(settle(body).await.map_err(failed)?.as_string().unwrap_or_default())
     }
 
     async fn load_page(&self, url: &Url) -> Result<LoadedPage, LoadError> {
@@ -88,6 +95,21 @@ impl FetchSource {
         }
         Ok(LoadedPage { url: url.clone(), tree, fetch_ms: t1 - t0, parse_ms: t2 - t1, snapshot_ms: t3 - t2 })
     }
+}
+
+/// Awaits a promise, turning a rejection into its message. gloo-net's own
+/// `send` and `text` would panic on a rejection that is not an `Error` of
+/// this script's realm, which is what a Firefox content script receives.
+async fn settle(promise: js_sys::Promise) -> Result<JsValue, String> {
+    JsFuture::from(promise).await.map_err(|e| reason(&e))
+}
+
+fn reason(error: &JsValue) -> String {
+    js_sys::Reflect::get(error, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "the browser refused the request".to_string())
 }
 
 impl PageSource for FetchSource {

@@ -191,3 +191,30 @@ test('extracting again from the template view sees the original page and returns
   checkView(assert, await page.evaluate(probePage), expected.template_ids, 'template');
   await Promise.all([page.close(), popup.close()]);
 });
+
+test('fetch rules: timeout, content type, 404, same-origin redirect followed, cross-origin redirect refused unsent', async () => {
+  const elsewhere = await serve(FIXTURES);
+  const tricky = await serve(FIXTURES, { routes: {
+    '/loads/slow.html': (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>late'), 3000),
+    '/loads/away': (req, res) => res.writeHead(302, { location: `${elsewhere.origin}/loads/a.html` }).end(),
+    '/loads/moved': (req, res) => res.writeHead(301, { location: '/loads/b.html' }).end(),
+    '/loads/data': (req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('just text'),
+  } });
+  const { page, popup } = await openWithPopup(browser, `${tricky.origin}/loads/index.html`);
+  await popup.evaluate(() => chrome.storage.local.set({ config: { cs_size: 10, timeout_ms: 1000 } }));
+  const { error } = await extract(popup);
+  await popup.evaluate(() => chrome.storage.local.remove('config'));
+  assert.equal(error, null);
+  const report = await popup.evaluate(() => globalThis.lastReport);
+  const outcome = Object.fromEntries(report.load_log.map((r) => [new URL(r.url).pathname, r.error?.kind ?? 'ok']));
+  assert.deepEqual(outcome, {
+    '/loads/a.html': 'ok',
+    '/loads/slow.html': 'timeout',
+    '/loads/data': 'not_html',
+    '/loads/away': 'unreadable',
+    '/loads/missing.html': 'not_found',
+    '/loads/moved': 'ok',
+  });
+  assert.equal(elsewhere.hits, 0, 'no request reached the other origin');
+  await Promise.all([page.close(), popup.close(), tricky.close(), elsewhere.close()]);
+});

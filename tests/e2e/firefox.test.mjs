@@ -135,3 +135,31 @@ test('timings: median of 5 extractions of the demo key page', async (t) => {
   await ff.closeTab(popup);
   await ff.closeTab(page);
 });
+
+test('fetch rules: timeout, content type, 404, same-origin redirect followed, cross-origin redirect refused unsent', async () => {
+  const elsewhere = await serve(FIXTURES);
+  const tricky = await serve(FIXTURES, { routes: {
+    '/loads/slow.html': (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>late'), 3000),
+    '/loads/away': (req, res) => res.writeHead(302, { location: `${elsewhere.origin}/loads/a.html` }).end(),
+    '/loads/moved': (req, res) => res.writeHead(301, { location: '/loads/b.html' }).end(),
+    '/loads/data': (req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('just text'),
+  } });
+  const { page, popup } = await openWithPopup(`${tricky.origin}/loads/index.html`);
+  await ff.execute(() => browser.storage.local.set({ config: { cs_size: 10, timeout_ms: 1000 } }));
+  const { error, report } = await extract();
+  await ff.execute(() => browser.storage.local.remove('config'));
+  assert.equal(error, null);
+  const outcome = Object.fromEntries(report.load_log.map((r) => [new URL(r.url).pathname, r.error?.kind ?? 'ok']));
+  assert.deepEqual(outcome, {
+    '/loads/a.html': 'ok',
+    '/loads/slow.html': 'timeout',
+    '/loads/data': 'not_html',
+    '/loads/away': 'unreadable',
+    '/loads/missing.html': 'not_found',
+    '/loads/moved': 'ok',
+  });
+  assert.equal(elsewhere.hits, 0, 'no request reached the other origin');
+  await ff.closeTab(popup);
+  await ff.closeTab(page);
+  await Promise.all([tricky.close(), elsewhere.close()]);
+});

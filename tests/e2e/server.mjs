@@ -6,10 +6,20 @@ import { extname, join, normalize, sep } from 'node:path';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.png': 'image/png', '.svg': 'image/svg+xml' };
 
-/** Serves `root`; resolves to `{ origin, close() }`. `csp` is sent with every HTML page when given. */
-export async function serve(root, { csp } = {}) {
+/**
+ * Serves `root`; resolves to `{ origin, hits, close() }`. `csp` is sent with
+ * every HTML page when given; `routes` maps a path to its own handler
+ * `(req, res) => void`; `hits` counts the requests received.
+ */
+export async function serve(root, { csp, routes = {} } = {}) {
+  const stats = { hits: 0 };
   const server = createServer(async (req, res) => {
+    stats.hits += 1;
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (routes[path]) {
+      routes[path](req, res);
+      return;
+    }
     let file = normalize(join(root, path));
     if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) {
       res.writeHead(403).end();
@@ -30,6 +40,7 @@ export async function serve(root, { csp } = {}) {
   const { port } = server.address();
   return {
     origin: `http://127.0.0.1:${port}`,
+    get hits() { return stats.hits; },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
   };
 }
