@@ -71,7 +71,9 @@ async function targetTab() {
 /** Runs `method` in the tab; returns its value or shows its sentence and returns undefined. */
 async function run(method, ...args) {
   show('error', false);
-  const restricted = wasm_bindgen.restricted_reason(tab?.url ?? 'about:blank');
+  if (!tab) return fail('There is no page to analyse in this window.');
+  // Without a URL (no access granted) the injection below fails with its own sentence.
+  const restricted = tab.url ? wasm_bindgen.restricted_reason(tab.url) : null;
   if (restricted) return fail(restricted);
   let answer;
   try {
