@@ -22,10 +22,14 @@ export async function launchChromium() {
     ],
     viewport: { width: 1200, height: 900 },
   });
+  const errors = [];
+  context.on('weberror', (e) => errors.push(`${e.page()?.url() ?? 'worker'}: ${e.error().message}`));
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const id = new URL(worker.url()).host;
   return {
     context,
+    /** Uncaught errors of every page of the context so far. */
+    errors,
     popupUrl: (target) => `chrome-extension://${id}/popup.html?url=${encodeURIComponent(target)}`,
     extensionUrl: (page) => `chrome-extension://${id}/${page}`,
     async close() {

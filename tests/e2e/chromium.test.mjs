@@ -218,3 +218,7 @@ test('fetch rules: timeout, content type, 404, same-origin redirect followed, cr
   assert.equal(elsewhere.hits, 0, 'no request reached the other origin');
   await Promise.all([page.close(), popup.close(), tricky.close(), elsewhere.close()]);
 });
+
+test('no page raised an uncaught error during the tests above', () => {
+  assert.deepEqual(browser.errors, []);
+});
