@@ -18,7 +18,7 @@ pub fn template_html(doc: &Document, tree: &Tree, template: &[bool], page_url: &
         .map_err(|_| JsValue::from_str("the page's root is not an element"))?;
     let elements = live_dom::elements(&copy);
     if elements.len() != tree.len() {
-        return Err("the page changed since the extraction; extract the template again".into());
+        return Err("The page changed since the extraction; extract the template again.".into());
     }
     let own = copy.query_selector_all(&format!("[{OWN_ELEMENT}]"))?;
     for i in 0..own.length() {
