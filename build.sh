@@ -4,6 +4,12 @@
 #   ./build.sh demo     build, serve www/ on 127.0.0.1, run the extension in headless
 #                       Chromium on /news/index.html, print the summary, write screenshots
 #   ./build.sh test     native tests, wasm-bindgen tests, Chromium and Firefox e2e tests
+#   ./build.sh serve-bench SET_DIR [PORT_BASE]
+#                       serves every site of a benchmark set on its own 127.0.0.1 port
+#                       (8700, 8701, ...); the index is at /__tex_index.json on each
+#   ./build.sh bench SET_DIR [--out FILE]
+#                       Check benchmarks in headless Chromium (the extension's results
+#                       page), compared with the native CLI; writes the JSON report
 # Installs whatever is missing (idempotent); traffic only ever goes to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -69,12 +75,16 @@ build() {
   "$BIN/wasm2js" -O3 "$PKG/lowered.wasm" -o "$PKG/asm.mjs"
   node scripts/wasm2js-classic.mjs "$PKG/asm.mjs" "$PKG/tex_asm.js"
 
+  local commit; commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
+  printf '{"commit":"%s","wasm_bindgen":"%s","rustc":"%s","built":"%s"}\n' "$commit" "$WASM_BINDGEN_VERSION" \
+    "$(rustc --version | awk '{print $2}')" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$PKG/build-info.json"
+
   for browser in chrome firefox; do
     local out=dist/$browser
     rm -rf "$out" && mkdir -p "$out"
     cp -r extension/. "$out/"
-    rm -f "$out/README-extension.md"
-    cp manifest.json "$PKG/tex.js" "$PKG/tex_bg.wasm" "$PKG/tex_asm.js" "$out/"
+    cp manifest.json "$PKG/tex.js" "$PKG/tex_bg.wasm" "$PKG/tex_asm.js" "$PKG/build-info.json" "$out/"
     rm -f "dist/template-extractor-$browser.zip"
     (cd "$out" && python3 -m zipfile -c "../template-extractor-$browser.zip" $(ls -A))
   done
@@ -84,8 +94,27 @@ build() {
 demo() {
   ensure_browsers
   build
-  log "demo: headless Chromium on the www/ demo site"
+  log "demo: the native CLI on the www/ demo site"
+  cargo run --release --quiet --bin tex -- extract www news/index.html --json target/demo-extract.json
+  log "demo: the extension in headless Chromium on the www/ demo site"
   node tests/e2e/demo.mjs
+}
+
+serve_bench() {
+  local set=${1:?usage: $0 serve-bench SET_DIR [PORT_BASE]} base=${2:-8700}
+  cargo build --release --quiet --bin tex-serve
+  log "serving $set on 127.0.0.1 from port $base (Ctrl-C stops)"
+  exec target/release/tex-serve "$set" --port-base "$base"
+}
+
+bench() {
+  local set=${1:?usage: $0 bench SET_DIR [--out FILE]}
+  shift
+  ensure_browsers
+  build
+  cargo build --release --quiet --bin tex --bin tex-serve
+  log "Check benchmarks in headless Chromium on $set"
+  node scripts/bench.mjs "$set" "$@"
 }
 
 run_tests() {
@@ -111,5 +140,7 @@ case "${1:-build}" in
   build) build ;;
   demo) demo ;;
   test) run_tests ;;
-  *) echo "usage: $0 [build|demo|test]" >&2; exit 2 ;;
+  serve-bench) shift; serve_bench "$@" ;;
+  bench) shift; bench "$@" ;;
+  *) echo "usage: $0 [build|demo|test|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE]]" >&2; exit 2 ;;
 esac

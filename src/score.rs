@@ -1,7 +1,7 @@
 //! Scoring against the gold marks (../shared/bench/FORMAT.md): recall,
 //! precision and F1 over the elements of the key page's `<body>` subtree.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::dom::{NodeId, Tree};
 
@@ -23,7 +23,7 @@ pub fn has_gold(tree: &Tree) -> bool {
 }
 
 /// Scores of one page.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Score {
     /// Elements of the `<body>` subtree, `<body>` included.
     pub nodes: usize,

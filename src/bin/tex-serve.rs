@@ -275,24 +275,27 @@ struct Response {
     reason: &'static str,
     content_type: &'static str,
     body: Vec<u8>,
+    /// Readable from any origin: the extension's results page (a
+    /// chrome-extension:// or moz-extension:// origin) fetches the index.
+    shared: bool,
 }
 
 impl Response {
     /// A small HTML page for an error status.
     fn status(status: u16, reason: &'static str) -> Self {
         let body = format!("<!DOCTYPE html><title>{status} {reason}</title><h1>{status} {reason}</h1>\n").into_bytes();
-        Self { status, reason, content_type: "text/html", body }
+        Self { status, reason, content_type: "text/html", body, shared: false }
     }
 
     fn ok(content_type: &'static str, body: Vec<u8>) -> Self {
-        Self { status: 200, reason: "OK", content_type, body }
+        Self { status: 200, reason: "OK", content_type, body, shared: false }
     }
 }
 
 fn answer(target: &str, handler: &Handler) -> Response {
     let path = target.split(['?', '#']).next().unwrap_or("");
     if path == INDEX_PATH {
-        return Response::ok("application/json", handler.index.as_bytes().to_vec());
+        return Response { shared: true, ..Response::ok("application/json", handler.index.as_bytes().to_vec()) };
     }
     let file = resolve(&handler.root, path);
     match file.map(|f| (std::fs::read(&f), f)) {
@@ -356,6 +359,9 @@ fn respond(mut stream: &TcpStream, head_only: bool, response: &Response, handler
     );
     if response.status == 405 {
         head.push_str("Allow: GET, HEAD\r\n");
+    }
+    if response.shared {
+        head.push_str("Access-Control-Allow-Origin: *\r\n");
     }
     if let (Some(csp), "text/html") = (&handler.csp, response.content_type) {
         head.push_str(&format!("Content-Security-Policy: {csp}\r\n"));
@@ -452,6 +458,7 @@ mod tests {
         assert_eq!((home.status, home.header("content-type")), (200, Some("text/html")));
         assert_eq!(home.body, "<p>home of a</p>");
         assert_eq!(home.header("cache-control"), Some("no-store"));
+        assert_eq!(home.header("access-control-allow-origin"), None, "only the index is shared");
         assert_eq!(get(port, "/style.css").header("content-type"), Some("text/css"));
         assert_eq!(get(port, "/docs/key%20page.html").body, "<p>key</p>");
         assert_eq!(get(port, "/index.html?q=1#top").status, 200);
@@ -497,6 +504,7 @@ mod tests {
         for &port in &ports {
             let reply = get(port, INDEX_PATH);
             assert_eq!(reply.header("content-type"), Some("application/json"));
+            assert_eq!(reply.header("access-control-allow-origin"), Some("*"), "the extension page reads it");
             let index: Value = serde_json::from_str(&reply.body).unwrap();
             let sites = index["sites"].as_array().unwrap();
             let ids: Vec<&str> = sites.iter().map(|s| s["id"].as_str().unwrap()).collect();

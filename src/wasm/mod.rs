@@ -19,6 +19,7 @@ use crate::error::{ExtractError, LoadError};
 use crate::extract::{extract as run_extraction, template_paths};
 use crate::hyperlink::page_links;
 use crate::page_source::LoadedPage;
+use crate::score::{disagreement, has_gold, macro_average, score, Score};
 use fetch_source::FetchSource;
 use view::View;
 
@@ -55,6 +56,25 @@ struct Report<'a> {
     extraction: &'a crate::extract::Extraction,
     template_paths: Vec<String>,
     key_snapshot_ms: f64,
+    /// Only for a page with gold marks (a benchmark key page).
+    check: Option<Check>,
+}
+
+/// How the extraction scores against the page's gold marks.
+#[derive(Serialize)]
+struct Check {
+    #[serde(flatten)]
+    score: Score,
+    /// Topmost nodes of missed and of wrongly retrieved subtrees.
+    misses: usize,
+    false_hits: usize,
+}
+
+fn check(tree: &Tree, template: &[bool]) -> Option<Check> {
+    has_gold(tree).then(|| {
+        let wrong = disagreement(tree, template);
+        Check { score: score(tree, template), misses: wrong.misses.len(), false_hits: wrong.false_hits.len() }
+    })
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
@@ -90,6 +110,21 @@ pub fn restricted_reason(address: &str) -> Option<String> {
 #[wasm_bindgen]
 pub fn default_config() -> String {
     serde_json::to_string(&Config::default()).expect("the config serialises")
+}
+
+/// A named preset of the core (`default`, `paper`, `intersection`, `rtdm`)
+/// as JSON, or `None` for an unknown name: Check benchmarks runs them side by side.
+#[wasm_bindgen]
+pub fn preset_config(name: &str) -> Option<String> {
+    Config::preset(name).map(|cfg| serde_json::to_string(&cfg).expect("the config serialises"))
+}
+
+/// Macro averages (recall, precision, F1) of a list of scores, for Check
+/// benchmarks: the same arithmetic as the CLI's `bench`.
+#[wasm_bindgen]
+pub fn macro_average_of(scores_json: &str) -> Result<JsValue, JsValue> {
+    let scores: Vec<Score> = serde_json::from_str(scores_json).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    to_js(&macro_average(&scores))
 }
 
 /// Why a (possibly partial) configuration cannot run, as one sentence, or
@@ -141,6 +176,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         extraction: &extraction,
         template_paths: template_paths(&extracted.tree, &extracted.template),
         key_snapshot_ms: key.snapshot_ms,
+        check: check(&extracted.tree, &extracted.template),
     });
     LAST.with_borrow_mut(|last| *last = Some(extracted));
     out
@@ -159,6 +195,9 @@ fn with_last<T>(f: impl FnOnce(&Document, &mut Extracted) -> Result<T, JsValue>)
 pub fn set_view(name: &str) -> Result<String, JsValue> {
     let view = View::parse(name).ok_or_else(|| JsValue::from_str(&format!("There is no view called {name}.")))?;
     with_last(|doc, l| {
+        if view == View::Check && !has_gold(&l.tree) {
+            return Err("This page has no gold marks (class notTemplate), so there is nothing to check against.".into());
+        }
         view::show(doc, &l.tree, &l.elements, &l.template, view)?;
         l.view = view;
         Ok(view.name().to_string())

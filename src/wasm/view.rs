@@ -1,17 +1,30 @@
-//! The three views of a page after an extraction. Only marker attributes
-//! and one injected stylesheet change the page; the original view removes
-//! both, so the document returns byte for byte to what it was.
+//! The views of a page after an extraction: the toolbar's three, plus the
+//! check view of a benchmark page. Only marker attributes and one injected
+//! stylesheet change the page; the original view removes both, so the
+//! document returns byte for byte to what it was.
 
 use wasm_bindgen::JsValue;
 use web_sys::{Document, Element};
 
 use super::live_dom::OWN_ELEMENT;
 use crate::dom::{NodeId, Tree};
+use crate::score::{disagreement, gold_template};
 
 /// Set on every template element while a view other than the original shows.
 pub const TEMPLATE_MARK: &str = "data-tex-template";
 /// Set on the roots of the subtrees a view hides.
 pub const HIDDEN_MARK: &str = "data-tex-hidden";
+/// Check view: roots of gold template subtrees the extraction missed.
+pub const MISS_MARK: &str = "data-tex-miss";
+/// Check view: roots of retrieved subtrees the gold says are not template.
+pub const FALSE_HIT_MARK: &str = "data-tex-false-hit";
+const MARKS: [&str; 4] = [TEMPLATE_MARK, HIDDEN_MARK, MISS_MARK, FALSE_HIT_MARK];
+
+const HIDE_RULE: &str = "[data-tex-hidden]{display:none!important}";
+/// Two colours a reader tells apart (also with red-green colour blindness):
+/// misses dashed orange, false hits solid blue.
+const CHECK_RULES: &str = "[data-tex-miss]{outline:3px dashed #e66100!important;outline-offset:-2px}\
+                           [data-tex-false-hit]{outline:3px solid #1a5fb4!important;outline-offset:-2px}";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -20,6 +33,9 @@ pub enum View {
     Template,
     /// The opposite: subtrees that are template through and through hidden.
     Content,
+    /// For a page with gold marks: the template view of retrieved ∪ gold,
+    /// misses and false hits outlined, so a reader sees why it scored so.
+    Check,
 }
 
 impl View {
@@ -28,11 +44,12 @@ impl View {
             View::Original => "original",
             View::Template => "template",
             View::Content => "content",
+            View::Check => "check",
         }
     }
 
     pub fn parse(name: &str) -> Option<View> {
-        [View::Original, View::Template, View::Content].into_iter().find(|v| v.name() == name)
+        [View::Original, View::Template, View::Content, View::Check].into_iter().find(|v| v.name() == name)
     }
 
     /// The toolbar's cycle: original → template → content → original.
@@ -40,7 +57,7 @@ impl View {
         match self {
             View::Original => View::Template,
             View::Template => View::Content,
-            View::Content => View::Original,
+            View::Content | View::Check => View::Original,
         }
     }
 }
@@ -52,18 +69,27 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
     if view == View::Original {
         return Ok(());
     }
-    let hidden = hidden_roots(tree, template, view);
-    for (i, element) in elements.iter().enumerate() {
-        if template[i] {
-            element.set_attribute(TEMPLATE_MARK, "")?;
-        }
-        if hidden[i] {
-            element.set_attribute(HIDDEN_MARK, "")?;
-        }
+    let mut marks: Vec<(usize, &str)> = Vec::new();
+    let mut rules = HIDE_RULE.to_string();
+    if view == View::Check {
+        let gold = gold_template(tree);
+        let shown: Vec<bool> = template.iter().zip(&gold).map(|(t, g)| *t || *g).collect();
+        marks.extend(hidden_roots(tree, &shown, View::Template).iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| (i, HIDDEN_MARK)));
+        let wrong = disagreement(tree, template);
+        marks.extend(wrong.misses.iter().map(|id| (id.index(), MISS_MARK)));
+        marks.extend(wrong.false_hits.iter().map(|id| (id.index(), FALSE_HIT_MARK)));
+        rules.push_str(CHECK_RULES);
+    } else {
+        let hidden = hidden_roots(tree, template, view);
+        marks.extend(hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| (i, HIDDEN_MARK)));
+    }
+    marks.extend(template.iter().enumerate().filter(|(_, t)| **t).map(|(i, _)| (i, TEMPLATE_MARK)));
+    for (i, mark) in marks {
+        elements[i].set_attribute(mark, "")?;
     }
     let style = doc.create_element("style")?;
     style.set_attribute(OWN_ELEMENT, "")?;
-    style.set_text_content(Some(&format!("[{HIDDEN_MARK}]{{display:none!important}}")));
+    style.set_text_content(Some(&rules));
     match doc.head() {
         Some(head) => head.append_child(&style)?,
         None => doc.document_element().ok_or("the page has no root element")?.append_child(&style)?,
@@ -74,8 +100,9 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
 /// Removes every marker and our stylesheet.
 pub fn restore(doc: &Document, elements: &[Element]) -> Result<(), JsValue> {
     for element in elements {
-        element.remove_attribute(TEMPLATE_MARK)?;
-        element.remove_attribute(HIDDEN_MARK)?;
+        for mark in MARKS {
+            element.remove_attribute(mark)?;
+        }
     }
     let own = doc.query_selector_all(&format!("[{OWN_ELEMENT}]"))?;
     for i in 0..own.length() {
@@ -95,7 +122,7 @@ pub fn restore(doc: &Document, elements: &[Element]) -> Result<(), JsValue> {
 pub fn hidden_roots(tree: &Tree, template: &[bool], view: View) -> Vec<bool> {
     let hide: Vec<bool> = match view {
         View::Original => return vec![false; tree.len()],
-        View::Template => template.iter().map(|t| !t).collect(),
+        View::Template | View::Check => template.iter().map(|t| !t).collect(),
         View::Content => {
             let mut pure = template.to_vec();
             for i in (0..tree.len()).rev() {

@@ -19,6 +19,8 @@ export async function launchChromium() {
       `--load-extension=${extension}`,
       '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
       '--disable-sync', '--no-first-run',
+      // Pages of real sites name other hosts (fonts, images): resolve none of them.
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],
     viewport: { width: 1200, height: 900 },
   });

@@ -1,0 +1,161 @@
+// `build.sh bench SET_DIR [--out FILE] [--configs a,b]`: Check benchmarks in
+// headless Chromium. Serves the set with tex-serve, opens the extension's own
+// results page (bench.html, the page the popup's button opens) with ?run=1,
+// waits for its report, then runs the native CLI's `bench` on the same set
+// and configurations and records, per site and configuration, whether both
+// agree and, where not, why. Writes the JSON report and prints its table.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+import { launchChromium } from '../tests/e2e/chromium.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+export const CONFIGS = ['current', 'paper', 'intersection', 'rtdm'];
+/** A fresh browser profile has no stored options, so `current` is the core's default preset. */
+const NATIVE_NAME = { current: 'default' };
+/** Fields that must be equal for the browser and the CLI to agree. */
+const AGREEMENT_FIELDS = ['nodes', 'gold', 'retrieved', 'correct', 'loads', 'cs_size', 'cs_kind'];
+
+/** Starts tex-serve on `set`; resolves to `{ indexUrl, sites, stop() }` once it is ready. */
+export async function serveSet(set) {
+  const server = spawn(join(ROOT, 'target/release/tex-serve'), [set, '--stop-on-stdin-eof'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: server.stdout });
+  let index = null;
+  for await (const line of lines) {
+    if (index === null) index = JSON.parse(line);
+    else if (line === 'ready') break;
+  }
+  if (!index) throw new Error(`tex-serve could not serve ${set}.`);
+  return {
+    indexUrl: new URL('/__tex_index.json', index.sites[0].origin).href,
+    sites: index.sites,
+    stop: () => new Promise((done) => { server.once('exit', done); server.stdin.end(); }),
+  };
+}
+
+/** Runs the results page in `browser` (from launchChromium) and resolves to its report. */
+export async function browserReport(browser, indexUrl, configs, { timeoutMs = 20 * 60_000 } = {}) {
+  const page = await browser.context.newPage();
+  const query = new URLSearchParams({ index: indexUrl, configs: configs.join(','), run: '1' });
+  await page.goto(browser.extensionUrl(`bench.html?${query}`));
+  await page.waitForSelector('body[data-state="done"], body[data-state="failed"]', { timeout: timeoutMs });
+  const failure = await page.$eval('#error', (e) => (e.hidden ? null : e.textContent));
+  if (failure) throw new Error(failure);
+  const report = await page.evaluate(() => globalThis.texBenchReport);
+  await page.close();
+  return report;
+}
+
+/** The native CLI's `bench` on the same set and configurations. */
+export function nativeReport(set, configs) {
+  const out = join(mkdtempSync(join(tmpdir(), 'tex-bench-')), 'native.json');
+  const presets = configs.flatMap((c) => ['--preset', NATIVE_NAME[c] ?? c]);
+  execFileSync(join(ROOT, 'target/release/tex'), ['bench', set, ...presets, '--json', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return JSON.parse(readFileSync(out, 'utf8'));
+}
+
+/** Why two rows that should agree differ, as one sentence. */
+function explain(b, n) {
+  if (b.error || n.error) return `The browser said “${b.error ?? 'ok'}”, the CLI “${n.error ?? 'ok'}”.`;
+  if (b.nodes !== n.nodes) {
+    return `The live key page has ${b.nodes} <body> elements where the parsed file has ${n.nodes}: ` +
+      'the browser changed the page after parsing (scripts, or parser differences), so the snapshots differ.';
+  }
+  if (b.loads !== n.loads || b.cs_size !== n.cs_size || b.cs_kind !== n.cs_kind) {
+    return `The browser loaded ${b.loads} pages and found a ${b.cs_size}-page ${b.cs_kind} subdigraph, the CLI ` +
+      `${n.loads} pages and a ${n.cs_size}-page ${n.cs_kind} one: some candidate failed or timed out in the browser, or answered differently over HTTP.`;
+  }
+  return 'Same page, same candidates, different template: not explained; please report it.';
+}
+
+/**
+ * Compares the browser's rows with the CLI's; adds `agreement` (one entry per
+ * row) and a note per disagreement to `report`, and returns the number of disagreements.
+ */
+export function compare(report, native) {
+  const runs = new Map(native.runs.map((r) => [r.name, r]));
+  report.agreement = [];
+  for (const b of report.results) {
+    const run = runs.get(NATIVE_NAME[b.config] ?? b.config);
+    const n = run?.sites.find((s) => s.site === b.site);
+    const nRow = n && { ...n, cs_kind: n.cs_kind ?? null };
+    const differences = {};
+    for (const f of AGREEMENT_FIELDS) if (!nRow || b[f] !== nRow[f]) differences[f] = { browser: b[f], native: nRow?.[f] ?? null };
+    if (!nRow || b.error !== nRow.error) differences.error = { browser: b.error, native: nRow?.error ?? null };
+    const agrees = Object.keys(differences).length === 0;
+    report.agreement.push({ site: b.site, config: b.config, native_config: run?.name ?? null, agrees, differences });
+    if (!agrees) report.notes.push(`${b.site} / ${b.config}: ${nRow ? explain(b, nRow) : 'the CLI has no result for it.'}`);
+  }
+  return report.agreement.filter((a) => !a.agrees).length;
+}
+
+const pct = (x) => (100 * x).toFixed(2).padStart(7);
+
+function printTable(report) {
+  const configs = report.averages.map((a) => a.config);
+  const agree = new Map(report.agreement.map((a) => [`${a.site}|${a.config}`, a.agrees]));
+  console.log(`\n${'site'.padEnd(14)}${configs.map((c) => `${c.padStart(13)} F1`).join('')}`);
+  for (const site of [...new Set(report.results.map((r) => r.site))]) {
+    const cells = configs.map((c) => {
+      const r = report.results.find((x) => x.site === site && x.config === c);
+      return `${r.error ? '  error'.padStart(16) : pct(r.f1).padStart(14)}${agree.get(`${site}|${c}`) ? ' =' : ' ≠'}`;
+    });
+    console.log(`${site.padEnd(14)}${cells.join('')}`);
+  }
+  console.log(`\n${'config'.padEnd(14)} ${'recall'.padStart(7)} ${'prec'.padStart(7)} ${'F1'.padStart(7)}  loads  ms/site`);
+  for (const a of report.averages) {
+    console.log(`${a.config.padEnd(14)} ${pct(a.recall)} ${pct(a.precision)} ${pct(a.f1)}  ${a.mean_loads.toFixed(1).padStart(5)}  ${a.mean_total_ms.toFixed(1).padStart(7)}`);
+  }
+  console.log('\n= agrees with the native CLI, ≠ differs (see notes)');
+  for (const note of report.notes) console.log(`note: ${note}`);
+}
+
+/** The whole command: serve, run the page, compare, write. Resolves to the report. */
+export async function bench(set, { out, configs = CONFIGS } = {}) {
+  const served = await serveSet(set);
+  const browser = await launchChromium();
+  let report;
+  try {
+    report = await browserReport(browser, served.indexUrl, configs);
+  } finally {
+    await browser.close();
+    await served.stop();
+  }
+  report.set = resolve(set);
+  report.native_configs = Object.fromEntries(configs.map((c) => [c, NATIVE_NAME[c] ?? c]));
+  compare(report, nativeReport(set, configs));
+  if (out) {
+    mkdirSync(dirname(resolve(out)), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  }
+  return report;
+}
+
+function parseArgs(argv) {
+  const args = { set: null, out: 'target/bench/report.json', configs: CONFIGS };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--out') args.out = argv[++i];
+    else if (argv[i] === '--configs') args.configs = argv[++i].split(',').filter(Boolean);
+    else if (!args.set) args.set = argv[i];
+    else throw new Error(`unexpected argument ${argv[i]}`);
+  }
+  if (!args.set || !args.out || args.configs.length === 0) throw new Error('usage: build.sh bench SET_DIR [--out FILE] [--configs current,paper,intersection,rtdm]');
+  return args;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const args = parseArgs(process.argv.slice(2));
+    const started = Date.now();
+    const report = await bench(args.set, args);
+    printTable(report);
+    console.log(`\nwrote ${args.out} (${((Date.now() - started) / 1000).toFixed(0)} s, ${report.browser.name} ${report.browser.version}, build ${report.build.commit ?? report.build.extension_version})`);
+  } catch (e) {
+    console.error(`error: ${e.message ?? e}`);
+    process.exit(1);
+  }
+}
