@@ -112,7 +112,6 @@ bench() {
   shift
   ensure_browsers
   build
-  cargo build --release --quiet --bin tex --bin tex-serve
   log "Check benchmarks in headless Chromium on $set"
   node scripts/bench.mjs "$set" "$@"
 }

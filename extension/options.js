@@ -55,6 +55,7 @@ async function main() {
     benchIndex.value = '';
     say('Defaults restored.');
   });
+  document.body.dataset.ready = 'true';
 }
 
 main().catch((e) => say(String(e?.message ?? e), true));

@@ -20,6 +20,11 @@ const NATIVE_NAME = { current: 'default' };
 /** Fields that must be equal for the browser and the CLI to agree. */
 const AGREEMENT_FIELDS = ['nodes', 'gold', 'retrieved', 'correct', 'loads', 'cs_size', 'cs_kind'];
 
+/** Builds the native binaries this script runs (quick when they are up to date). */
+export function buildBinaries() {
+  execFileSync('cargo', ['build', '--release', '--quiet', '--bin', 'tex', '--bin', 'tex-serve'], { cwd: ROOT, stdio: 'inherit' });
+}
+
 /** Starts tex-serve on `set`; resolves to `{ indexUrl, sites, stop() }` once it is ready. */
 export async function serveSet(set) {
   const server = spawn(join(ROOT, 'target/release/tex-serve'), [set, '--stop-on-stdin-eof'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -116,6 +121,7 @@ function printTable(report) {
 
 /** The whole command: serve, run the page, compare, write. Resolves to the report. */
 export async function bench(set, { out, configs = CONFIGS } = {}) {
+  buildBinaries();
   const served = await serveSet(set);
   const browser = await launchChromium();
   let report;

@@ -152,15 +152,6 @@ test('options persist the core config and refuse invalid weights in one sentence
   await options.close();
 });
 
-test('Check benchmarks opens the extension page bench.html', async () => {
-  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
-  const [bench] = await Promise.all([browser.context.waitForEvent('page'), popup.click('#bench')]);
-  await bench.waitForLoadState();
-  assert.ok(bench.url().endsWith('/bench.html'));
-  assert.match(await bench.textContent('body'), /Check benchmarks: configure the index in Options/);
-  await Promise.all([page.close(), popup.close(), bench.close()]);
-});
-
 test('keyboard shortcut / context menu path: the background extracts and shows the template view', async () => {
   const expected = nativeExtraction();
   const page = await browser.context.newPage();

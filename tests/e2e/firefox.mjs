@@ -74,6 +74,9 @@ export async function launchFirefox() {
   const ff = {
     downloads,
     popupUrl: (target) => `moz-extension://${UUID}/popup.html?url=${encodeURIComponent(target)}`,
+    extensionUrl: (page) => `moz-extension://${UUID}/${page}`,
+    /** The handles of all open tabs. */
+    handles: () => call('GET', `${sid}/window/handles`),
     call: (method, path, body) => call(method, sid + path, body),
     async execute(script, ...args) {
       return call('POST', `${sid}/execute/async`, { script: `const done = arguments[arguments.length - 1]; Promise.resolve((${script})(...Array.from(arguments).slice(0, -1))).then(done, (e) => done({ __error: String(e) }));`, args });
