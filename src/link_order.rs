@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn link_relevance_order_of_example_2_2_13() {
-        let mut ds = vec![(2, "A2"), (-1, "A3"), (1, "A4"), (-1, "A5"), (1, "A6")];
+        let mut ds = [(2, "A2"), (-1, "A3"), (1, "A4"), (-1, "A5"), (1, "A6")];
         ds.sort_by_key(|&(d, _)| link_relevance_key(d));
         let names: Vec<&str> = ds.iter().map(|&(_, n)| n).collect();
         assert_eq!(names, ["A4", "A6", "A2", "A3", "A5"]);
