@@ -42,8 +42,11 @@ export async function serveSet(set) {
   };
 }
 
-/** Runs the results page in `browser` (from launchChromium) and resolves to its report. */
-export async function browserReport(browser, indexUrl, configs, { timeoutMs = 20 * 60_000 } = {}) {
+/**
+ * Runs the results page in `browser` (from launchChromium) and resolves to its report;
+ * `screenshot` saves the finished page, so a person can see what the button shows.
+ */
+export async function browserReport(browser, indexUrl, configs, { timeoutMs = 20 * 60_000, screenshot } = {}) {
   const page = await browser.context.newPage();
   const query = new URLSearchParams({ index: indexUrl, configs: configs.join(','), run: '1' });
   await page.goto(browser.extensionUrl(`bench.html?${query}`));
@@ -51,6 +54,7 @@ export async function browserReport(browser, indexUrl, configs, { timeoutMs = 20
   const failure = await page.$eval('#error', (e) => (e.hidden ? null : e.textContent));
   if (failure) throw new Error(failure);
   const report = await page.evaluate(() => globalThis.texBenchReport);
+  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   await page.close();
   return report;
 }
@@ -126,7 +130,8 @@ export async function bench(set, { out, configs = CONFIGS } = {}) {
   const browser = await launchChromium();
   let report;
   try {
-    report = await browserReport(browser, served.indexUrl, configs);
+    if (out) mkdirSync(dirname(resolve(out)), { recursive: true });
+    report = await browserReport(browser, served.indexUrl, configs, { screenshot: out && screenshotPath(out) });
   } finally {
     await browser.close();
     await served.stop();
@@ -134,11 +139,13 @@ export async function bench(set, { out, configs = CONFIGS } = {}) {
   report.set = resolve(set);
   report.native_configs = Object.fromEntries(configs.map((c) => [c, NATIVE_NAME[c] ?? c]));
   compare(report, nativeReport(set, configs));
-  if (out) {
-    mkdirSync(dirname(resolve(out)), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-  }
+  if (out) writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   return report;
+}
+
+/** The results page's screenshot lives next to the report: `report.json` → `report.png`. */
+function screenshotPath(out) {
+  return resolve(out).replace(/(\.json)?$/, '.png');
 }
 
 function parseArgs(argv) {
@@ -159,7 +166,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     const started = Date.now();
     const report = await bench(args.set, args);
     printTable(report);
-    console.log(`\nwrote ${args.out} (${((Date.now() - started) / 1000).toFixed(0)} s, ${report.browser.name} ${report.browser.version}, build ${report.build.commit ?? report.build.extension_version})`);
+    console.log(`\nwrote ${args.out} and ${screenshotPath(args.out)} (${((Date.now() - started) / 1000).toFixed(0)} s, ${report.browser.name} ${report.browser.version}, build ${report.build.commit ?? report.build.extension_version})`);
   } catch (e) {
     console.error(`error: ${e.message ?? e}`);
     process.exit(1);
