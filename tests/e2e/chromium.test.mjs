@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { extract, launchChromium, openWithPopup, toggle } from './chromium.mjs';
-import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, checkView, medians, nativeExtraction, probePage } from './harness.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
 import { serve } from './server.mjs';
 
 let browser;
@@ -94,32 +94,15 @@ async function errorOf(url) {
   return error;
 }
 
-test('a page without links says so in one sentence', async () => {
-  assert.equal(await errorOf(`${fixtures.origin}/no-links/index.html`),
-    'The page has no links to other pages of the same site, so there is nothing to compare it with.');
-});
-
-test('a site whose candidate pages 404 says so in one sentence', async () => {
-  assert.equal(await errorOf(`${fixtures.origin}/dead-links/index.html`),
-    'None of the 3 linked pages could be loaded, so there is nothing to compare the page with.');
-});
-
-test('a restricted page (chrome://) says so in one sentence', async () => {
-  const error = await errorOf('chrome://version/');
-  assert.equal(error, 'The address chrome://version/ is not a web page this extension can analyse (only http and https pages are).');
-});
+errorPathTests(test, assert, { errorOf, origin: () => fixtures.origin, restricted: 'chrome://version/' });
 
 test('timings: median of 5 extractions of the demo key page', async (t) => {
   const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
-  const runs = [];
-  for (let i = 0; i < 5; i++) {
-    const t0 = Date.now();
+  const runs = await timeExtractions(5, async () => {
     await extract(popup);
-    const report = await popup.evaluate(() => globalThis.lastReport);
-    runs.push({ wall_ms: Date.now() - t0, key_snapshot_ms: report.key_snapshot_ms, ...report.timings });
-  }
-  const summary = medians(runs);
-  writeFileSync(join(ARTIFACTS, 'chromium-timings.json'), JSON.stringify({ runs, median: summary }, null, 2));
+    return popup.evaluate(() => globalThis.lastReport);
+  });
+  const summary = recordTimings('chromium', runs);
   t.diagnostic(`chromium median ms: ${JSON.stringify(summary)}`);
   await Promise.all([page.close(), popup.close()]);
 });
@@ -184,30 +167,14 @@ test('extracting again from the template view sees the original page and returns
 });
 
 test('fetch rules: timeout, content type, 404, same-origin redirect followed, cross-origin redirect refused unsent', async () => {
-  const elsewhere = await serve(FIXTURES);
-  const tricky = await serve(FIXTURES, { routes: {
-    '/loads/slow.html': (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>late'), 3000),
-    '/loads/away': (req, res) => res.writeHead(302, { location: `${elsewhere.origin}/loads/a.html` }).end(),
-    '/loads/moved': (req, res) => res.writeHead(301, { location: '/loads/b.html' }).end(),
-    '/loads/data': (req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('just text'),
-  } });
-  const { page, popup } = await openWithPopup(browser, `${tricky.origin}/loads/index.html`);
-  await popup.evaluate(() => chrome.storage.local.set({ config: { cs_size: 10, timeout_ms: 1000 } }));
+  const servers = await fetchRulesServers();
+  const { page, popup } = await openWithPopup(browser, `${servers.tricky.origin}/loads/index.html`);
+  await popup.evaluate((config) => chrome.storage.local.set({ config }), FETCH_RULES_CONFIG);
   const { error } = await extract(popup);
   await popup.evaluate(() => chrome.storage.local.remove('config'));
   assert.equal(error, null);
-  const report = await popup.evaluate(() => globalThis.lastReport);
-  const outcome = Object.fromEntries(report.load_log.map((r) => [new URL(r.url).pathname, r.error?.kind ?? 'ok']));
-  assert.deepEqual(outcome, {
-    '/loads/a.html': 'ok',
-    '/loads/slow.html': 'timeout',
-    '/loads/data': 'not_html',
-    '/loads/away': 'unreadable',
-    '/loads/missing.html': 'not_found',
-    '/loads/moved': 'ok',
-  });
-  assert.equal(elsewhere.hits, 0, 'no request reached the other origin');
-  await Promise.all([page.close(), popup.close(), tricky.close(), elsewhere.close()]);
+  assertFetchRules(assert, await popup.evaluate(() => globalThis.lastReport), servers);
+  await Promise.all([page.close(), popup.close(), servers.close()]);
 });
 
 test('no page raised an uncaught error during the tests above', () => {

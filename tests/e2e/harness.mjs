@@ -1,9 +1,12 @@
 // Shared e2e helpers: the built extension prepared for automation, the
-// native CLI's verdict, and DOM probes evaluated in the page under test.
+// native CLI's verdict, DOM probes evaluated in the page under test, and the
+// cases both browsers must pass the same way (error sentences, fetch rules, timings).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
+import { serve } from './server.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const WWW = join(ROOT, 'www');
@@ -81,11 +84,85 @@ export function checkView(assert, probe, templateIds, view) {
 }
 
 /** Per-field medians of a list of timing records, rounded to 0.1 ms. */
-export function medians(runs) {
+function medians(runs) {
   const out = {};
   for (const key of Object.keys(runs[0])) {
     const xs = runs.map((r) => r[key]).sort((a, b) => a - b);
     out[key] = Math.round(xs[Math.floor(xs.length / 2)] * 10) / 10;
   }
   return out;
+}
+
+/** Writes `<browser>-timings.json` (every run and the medians) and returns the medians. */
+export function recordTimings(browser, runs) {
+  const median = medians(runs);
+  writeFileSync(join(ARTIFACTS, `${browser}-timings.json`), JSON.stringify({ runs, median }, null, 2));
+  return median;
+}
+
+/**
+ * Registers the error-path tests both browsers must pass, each reported as its
+ * one sentence: `errorOf(url)` extracts there and returns the popup's error,
+ * `origin()` is the fixture server's origin (known once `before` has run).
+ */
+export function errorPathTests(test, assert, { errorOf, origin, restricted }) {
+  const cases = [
+    { what: 'a page without links', path: '/no-links/index.html',
+      sentence: 'The page has no links to other pages of the same site, so there is nothing to compare it with.' },
+    { what: 'a site whose candidate pages 404', path: '/dead-links/index.html',
+      sentence: 'None of the 3 linked pages could be loaded, so there is nothing to compare the page with.' },
+  ];
+  for (const c of cases) {
+    test(`${c.what} says so in one sentence`, async () => {
+      assert.equal(await errorOf(origin() + c.path), c.sentence);
+    });
+  }
+  test(`a restricted page (${new URL(restricted).protocol}) says so in one sentence`, async () => {
+    assert.equal(await errorOf(restricted),
+      `The address ${restricted} is not a web page this extension can analyse (only http and https pages are).`);
+  });
+}
+
+/** Runs `once()` (one extraction, resolving to its report) `n` times and returns the timing records. */
+export async function timeExtractions(n, once) {
+  const runs = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = Date.now();
+    const report = await once();
+    runs.push({ wall_ms: Date.now() - t0, key_snapshot_ms: report.key_snapshot_ms, ...report.timings });
+  }
+  return runs;
+}
+
+/** The options that make every fetch rule show: ten candidates wanted, a 1 s timeout. */
+export const FETCH_RULES_CONFIG = { cs_size: 10, timeout_ms: 1000 };
+
+/**
+ * Two servers for the fetch rules: `tricky` links to a slow page, a text file,
+ * a 404, a same-origin 301 and a 302 to `elsewhere`, another origin that must
+ * never receive a request.
+ */
+export async function fetchRulesServers() {
+  const elsewhere = await serve(FIXTURES);
+  const tricky = await serve(FIXTURES, { routes: {
+    '/loads/slow.html': (req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>late'), 3000),
+    '/loads/away': (req, res) => res.writeHead(302, { location: `${elsewhere.origin}/loads/a.html` }).end(),
+    '/loads/moved': (req, res) => res.writeHead(301, { location: '/loads/b.html' }).end(),
+    '/loads/data': (req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('just text'),
+  } });
+  return { elsewhere, tricky, close: () => Promise.all([tricky.close(), elsewhere.close()]) };
+}
+
+/** Each candidate's outcome in the extraction `report` is what the fetch rules demand. */
+export function assertFetchRules(assert, report, { elsewhere }) {
+  const outcome = Object.fromEntries(report.load_log.map((r) => [new URL(r.url).pathname, r.error?.kind ?? 'ok']));
+  assert.deepEqual(outcome, {
+    '/loads/a.html': 'ok',
+    '/loads/slow.html': 'timeout',
+    '/loads/data': 'not_html',
+    '/loads/away': 'unreadable',
+    '/loads/missing.html': 'not_found',
+    '/loads/moved': 'ok',
+  });
+  assert.equal(elsewhere.hits, 0, 'no request reached the other origin');
 }
