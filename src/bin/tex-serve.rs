@@ -538,9 +538,9 @@ mod tests {
 
     #[test]
     fn every_key_page_of_the_dev_set_answers() {
-        let dev = Path::new("/work/shared/bench/dev");
+        let dev = Path::new("../shared/bench/dev");
         if !dev.join("index.json").is_file() {
-            println!("skipped: {} is missing", dev.display());
+            eprintln!("skipped: ../shared/bench/dev is missing, so the dev set cannot be served");
             return;
         }
         let running = start(dev, read_set(dev).unwrap(), None, None).unwrap();
