@@ -15,8 +15,9 @@ import { launchChromium } from '../tests/e2e/chromium.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const CONFIGS = ['current', 'paper', 'intersection', 'rtdm'];
-/** A fresh browser profile has no stored options, so `current` is the core's default preset. */
-const NATIVE_NAME = { current: 'default' };
+/** The CLI preset a configuration of the results page is compared with: a fresh
+ * browser profile has no stored options, so `current` is the core's default preset. */
+export const nativeName = (config) => (config === 'current' ? 'default' : config);
 /** Fields that must be equal for the browser and the CLI to agree. */
 const AGREEMENT_FIELDS = ['nodes', 'gold', 'retrieved', 'correct', 'loads', 'cs_size', 'cs_kind'];
 
@@ -62,7 +63,7 @@ export async function browserReport(browser, indexUrl, configs, { timeoutMs = 20
 /** The native CLI's `bench` on the same set and configurations. */
 export function nativeReport(set, configs) {
   const out = join(mkdtempSync(join(tmpdir(), 'tex-bench-')), 'native.json');
-  const presets = configs.flatMap((c) => ['--preset', NATIVE_NAME[c] ?? c]);
+  const presets = configs.flatMap((c) => ['--preset', nativeName(c)]);
   execFileSync(join(ROOT, 'target/release/tex'), ['bench', set, ...presets, '--json', out], { stdio: ['ignore', 'ignore', 'inherit'] });
   return JSON.parse(readFileSync(out, 'utf8'));
 }
@@ -89,7 +90,7 @@ export function compare(report, native) {
   const runs = new Map(native.runs.map((r) => [r.name, r]));
   report.agreement = [];
   for (const b of report.results) {
-    const run = runs.get(NATIVE_NAME[b.config] ?? b.config);
+    const run = runs.get(nativeName(b.config));
     const n = run?.sites.find((s) => s.site === b.site);
     const nRow = n && { ...n, cs_kind: n.cs_kind ?? null };
     const differences = {};
@@ -137,7 +138,7 @@ export async function bench(set, { out, configs = CONFIGS } = {}) {
     await served.stop();
   }
   report.set = resolve(set);
-  report.native_configs = Object.fromEntries(configs.map((c) => [c, NATIVE_NAME[c] ?? c]));
+  report.native_configs = Object.fromEntries(configs.map((c) => [c, nativeName(c)]));
   compare(report, nativeReport(set, configs));
   if (out) writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   return report;

@@ -69,21 +69,20 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
     if view == View::Original {
         return Ok(());
     }
-    let mut marks: Vec<(usize, &str)> = Vec::new();
+    let mut marks = Vec::new();
     let mut rules = HIDE_RULE.to_string();
     if view == View::Check {
         let gold = gold_template(tree);
         let shown: Vec<bool> = template.iter().zip(&gold).map(|(t, g)| *t || *g).collect();
-        marks.extend(hidden_roots(tree, &shown, View::Template).iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| (i, HIDDEN_MARK)));
+        marks.extend(flagged(&hidden_roots(tree, &shown, View::Template), HIDDEN_MARK));
         let wrong = disagreement(tree, template);
         marks.extend(wrong.misses.iter().map(|id| (id.index(), MISS_MARK)));
         marks.extend(wrong.false_hits.iter().map(|id| (id.index(), FALSE_HIT_MARK)));
         rules.push_str(CHECK_RULES);
     } else {
-        let hidden = hidden_roots(tree, template, view);
-        marks.extend(hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| (i, HIDDEN_MARK)));
+        marks.extend(flagged(&hidden_roots(tree, template, view), HIDDEN_MARK));
     }
-    marks.extend(template.iter().enumerate().filter(|(_, t)| **t).map(|(i, _)| (i, TEMPLATE_MARK)));
+    marks.extend(flagged(template, TEMPLATE_MARK));
     for (i, mark) in marks {
         elements[i].set_attribute(mark, "")?;
     }
@@ -95,6 +94,11 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
         None => doc.document_element().ok_or("the page has no root element")?.append_child(&style)?,
     };
     Ok(())
+}
+
+/// `(i, mark)` for every element whose flag is set.
+fn flagged(flags: &[bool], mark: &'static str) -> Vec<(usize, &'static str)> {
+    flags.iter().enumerate().filter(|(_, f)| **f).map(|(i, _)| (i, mark)).collect()
 }
 
 /// Removes every marker and our stylesheet.

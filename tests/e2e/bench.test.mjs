@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 
-import { CONFIGS, buildBinaries, compare, nativeReport, serveSet } from '../../scripts/bench.mjs';
+import { CONFIGS, buildBinaries, compare, nativeName, nativeReport, serveSet } from '../../scripts/bench.mjs';
 import { launchChromium } from './chromium.mjs';
 import { launchFirefox } from './firefox.mjs';
 import { ARTIFACTS, FIXTURES, ROOT } from './harness.mjs';
@@ -36,7 +36,7 @@ function checkReport(report) {
   const f1s = new Set(report.averages.map((a) => a.f1.toFixed(4)));
   assert.ok(f1s.size > 1, 'the configurations really differ on the fixtures');
   for (const a of report.averages) {
-    const run = native.runs.find((n) => n.name === (a.config === 'current' ? 'default' : a.config));
+    const run = native.runs.find((n) => n.name === nativeName(a.config));
     assert.ok(Math.abs(a.f1 - run.average.f1) < 1e-9, `${a.config}: macro F1 equals the CLI's`);
   }
 }
