@@ -75,6 +75,27 @@ impl Default for Equality {
     }
 }
 
+/// The content signal of `text_recurrence`: a candidate votes for a node
+/// only when the site repeats the node's text as well as its shape.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Content {
+    /// Off in the published presets (`paper`, `intersection`, `rtdm`).
+    pub enabled: bool,
+    /// Share of a subtree's words that must recur under its image.
+    pub min_share: f64,
+    /// A node whose own text changed still counts when its parent's share
+    /// reaches this: per-page text inside a repeated block (the active menu
+    /// item, a footer's "last modified" line).
+    pub parent_share: f64,
+}
+
+impl Default for Content {
+    fn default() -> Self {
+        Self { enabled: true, min_share: 0.5, parent_share: 0.7 }
+    }
+}
+
 /// The whole configuration of an extraction.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -87,6 +108,7 @@ pub struct Config {
     pub voting: Voting,
     pub algorithm: Algorithm,
     pub equality: Equality,
+    pub content: Content,
     /// `activatePosition`: mapped siblings keep their order (thesis §5.2.3).
     pub preserve_order: bool,
     /// At most this many candidate pages are loaded while searching the CS.
@@ -114,6 +136,7 @@ impl Default for Config {
             voting: Voting::Votes,
             algorithm: Algorithm::Etdm,
             equality: Equality::default(),
+            content: Content::default(),
             preserve_order: true,
             max_loads: 25,
             guided_search: false,
@@ -134,7 +157,11 @@ impl Config {
     /// 2 votes, text ignored), `intersection` (the 2013 method: every page
     /// must agree) or `rtdm` (RTDM-TD mapping).
     pub fn preset(name: &str) -> Option<Config> {
-        let base = Config { equality: Equality { differing_text: 1.0, ..Equality::default() }, ..Config::default() };
+        let base = Config {
+            equality: Equality { differing_text: 1.0, ..Equality::default() },
+            content: Content { enabled: false, ..Content::default() },
+            ..Config::default()
+        };
         match name {
             "default" => Some(Config::default()),
             "paper" => Some(base),
@@ -157,7 +184,19 @@ impl Config {
         if self.max_loads == 0 || self.concurrency == 0 {
             return bad("max loads and concurrency must be at least 1");
         }
-        let all = [e.w_classes, e.w_position, e.w_attributes, e.w_children, e.no_classes, e.no_attributes, e.no_children, e.threshold, e.differing_text];
+        let all = [
+            e.w_classes,
+            e.w_position,
+            e.w_attributes,
+            e.w_children,
+            e.no_classes,
+            e.no_attributes,
+            e.no_children,
+            e.threshold,
+            e.differing_text,
+            self.content.min_share,
+            self.content.parent_share,
+        ];
         if all.iter().any(|v| !(0.0..=1.0).contains(v)) {
             return bad("weights, probabilities and the threshold must lie between 0 and 1");
         }

@@ -60,6 +60,14 @@ pub struct Node {
     /// collapsed), 0 when it has none: what a reader sees change between
     /// pages that share a layout.
     pub text: u64,
+    /// Hash of the text block this element owns, 0 when none: its text and
+    /// the text of its inline descendants (`span`, `code`, `em`…), in order.
+    /// A block is what a reader reads as one piece (a paragraph, a code
+    /// listing, a link's label), the unit in which a site repeats text;
+    /// single tokens would recur by chance.
+    pub block: u64,
+    /// Words of that block: the weight of its text.
+    pub words: u32,
     /// The gold annotations, kept apart from `classes` for scoring only.
     pub gold: Gold,
 }
@@ -155,6 +163,50 @@ pub fn name_hash(s: &str) -> u64 {
     h
 }
 
+/// Order-sensitive fold of a word into a text hash, so "a b" and "b a"
+/// differ; never 0, which means "no text".
+fn fold(hash: u64, word: u64) -> u64 {
+    (hash ^ word).wrapping_mul(0x0100_0000_01b3).max(1)
+}
+
+/// Phrasing elements whose text belongs to the enclosing block. Links are
+/// left out on purpose: a link's label is a piece of its own (a menu of bare
+/// links, one label changed, must not lose every label at once).
+fn is_inline(tag: &str) -> bool {
+    matches!(
+        tag,
+        "abbr"
+            | "b"
+            | "bdi"
+            | "bdo"
+            | "big"
+            | "cite"
+            | "code"
+            | "data"
+            | "del"
+            | "dfn"
+            | "em"
+            | "font"
+            | "i"
+            | "ins"
+            | "kbd"
+            | "mark"
+            | "q"
+            | "s"
+            | "samp"
+            | "small"
+            | "span"
+            | "strike"
+            | "strong"
+            | "sub"
+            | "sup"
+            | "time"
+            | "tt"
+            | "u"
+            | "var"
+    )
+}
+
 fn sorted_set(mut v: Vec<u64>) -> Box<[u64]> {
     v.sort_unstable();
     v.dedup();
@@ -168,6 +220,8 @@ fn sorted_set(mut v: Vec<u64>) -> Box<[u64]> {
 pub struct TreeBuilder {
     nodes: Vec<Node>,
     stack: Vec<NodeId>,
+    /// The block owner of each open element (see [`Node::block`]).
+    owners: Vec<NodeId>,
 }
 
 impl TreeBuilder {
@@ -202,6 +256,8 @@ impl TreeBuilder {
             child_index: 0,
             depth: 1,
             text: 0,
+            block: 0,
+            words: 0,
             gold: Gold::default(),
         };
         let mut classes = Vec::new();
@@ -242,25 +298,34 @@ impl TreeBuilder {
             node.depth = parent_node.depth + 1;
             parent_node.children.push(id);
         }
+        let owner = match self.owners.last() {
+            Some(&o) if is_inline(&node.tag) => o,
+            _ => id,
+        };
         self.nodes.push(node);
         self.stack.push(id);
+        self.owners.push(owner);
         id
     }
 
     /// Adds a text node to the innermost open element. Whitespace-only text
     /// is layout, not content, and is skipped.
     pub fn text(&mut self, text: &str) {
-        let Some(&open) = self.stack.last() else { return };
-        let node = &mut self.nodes[open.index()];
+        let (Some(&open), Some(&owner)) = (self.stack.last(), self.owners.last()) else { return };
         for word in text.split_whitespace() {
-            // Order-sensitive fold of the words, so "a b" and "b a" differ.
-            node.text = (node.text ^ name_hash(word)).wrapping_mul(0x0100_0000_01b3).max(1);
+            let w = name_hash(word);
+            let node = &mut self.nodes[open.index()];
+            node.text = fold(node.text, w);
+            let block = &mut self.nodes[owner.index()];
+            block.block = fold(block.block, w);
+            block.words = block.words.saturating_add(1);
         }
     }
 
     /// Closes the innermost open element.
     pub fn close(&mut self) {
         self.stack.pop();
+        self.owners.pop();
     }
 
     /// The finished tree, or `None` when no element was opened.

@@ -91,13 +91,8 @@ mod tests {
     /// siblings (P_p = 0.95). The thesis rounds 2/3 to 0.66 and gets 0.912.
     #[test]
     fn example_3_2_5_gives_0_912() {
-        let params = Equality {
-            w_classes: 0.4,
-            w_attributes: 0.1,
-            w_children: 0.1,
-            w_position: 0.4,
-            ..Equality::default()
-        };
+        let params =
+            Equality { w_classes: 0.4, w_attributes: 0.1, w_children: 0.1, w_position: 0.4, ..Equality::default() };
         let row = |pos: usize, attrs: &str, kids: usize| {
             let mut spec = String::from("html( body( ");
             for i in 0..40 {

@@ -13,6 +13,7 @@ use crate::link_order::sort_links;
 use crate::mapping::Mapping;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::{count, map_page, template, votes_needed};
+use crate::text_recurrence::{keep_repeated_content, subtree_words};
 
 /// Time spent per phase, in milliseconds. Fetch, parse and snapshot add up
 /// the per-page times (pages may load concurrently, so their sum can exceed
@@ -92,7 +93,18 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let (records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();
     let candidates: Vec<LoadedPage> =
         search.members.iter().map(|&i| loaded[i].take().expect("members loaded")).collect();
-    let mappings: Vec<Mapping> = candidates.iter().map(|c| map_page(cfg, &key.tree, &c.tree)).collect();
+    let key_words = subtree_words(&key.tree);
+    let mappings: Vec<Mapping> = candidates
+        .iter()
+        .map(|c| {
+            let m = map_page(cfg, &key.tree, &c.tree);
+            if cfg.content.enabled {
+                keep_repeated_content(&cfg.content, &key.tree, &key_words, &c.tree, &m)
+            } else {
+                m
+            }
+        })
+        .collect();
     let template = template(cfg, &key.tree, &mappings);
     let mapped = source.now_ms();
 

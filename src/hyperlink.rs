@@ -68,9 +68,8 @@ pub struct PageLink {
 const NON_HTML_ENDINGS: &[&str] = &[
     ".pdf", ".jpg", ".jpeg", ".png", ".gif", ".svg", ".webp", ".ico", ".bmp", ".zip", ".gz", ".tgz", ".bz2", ".xz",
     ".tar", ".7z", ".rar", ".jar", ".exe", ".dmg", ".msi", ".deb", ".rpm", ".mp3", ".mp4", ".avi", ".mov", ".webm",
-    ".ogg", ".wav", ".css", ".js", ".json", ".xml", ".rss", ".atom", ".txt", ".csv", ".doc", ".docx", ".xls",
-    ".xlsx", ".ppt", ".pptx", ".odt", ".epub", ".woff", ".woff2", ".ttf", ".xsd", ".asc", ".md5", ".sha1", ".sha256",
-    ".sha512",
+    ".ogg", ".wav", ".css", ".js", ".json", ".xml", ".rss", ".atom", ".txt", ".csv", ".doc", ".docx", ".xls", ".xlsx",
+    ".ppt", ".pptx", ".odt", ".epub", ".woff", ".woff2", ".ttf", ".xsd", ".asc", ".md5", ".sha1", ".sha256", ".sha512",
 ];
 
 /// The URL with its fragment removed, the form used to compare links.

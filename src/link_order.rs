@@ -115,10 +115,7 @@ mod tests {
             [d_distance(&t, a3, a1), d_distance(&t, a3, a2), d_distance(&t, a3, a4), d_distance(&t, a3, a5)],
             [6, 3, 7, 7]
         );
-        assert_eq!(
-            [d_distance(&t, a5, a1), d_distance(&t, a5, a2), d_distance(&t, a5, a4)],
-            [5, 6, 6]
-        );
+        assert_eq!([d_distance(&t, a5, a1), d_distance(&t, a5, a2), d_distance(&t, a5, a4)], [5, 6, 6]);
         assert_eq!([d_distance(&t, a2, a1), d_distance(&t, a2, a4)], [5, 6]);
         assert_eq!(d_distance(&t, a4, a1), 5);
         let order: Vec<String> = sort_links(&t, &key, &links).iter().map(|l| l.url.path().to_string()).collect();

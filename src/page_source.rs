@@ -41,7 +41,12 @@ pub(crate) mod tests {
 
     impl MemorySource {
         pub fn new(pages: &[(&str, &[&str])]) -> Self {
-            Self { pages: pages.iter().map(|(p, ls)| (p.to_string(), ls.iter().map(|l| l.to_string()).collect())).collect() }
+            Self {
+                pages: pages
+                    .iter()
+                    .map(|(p, ls)| (p.to_string(), ls.iter().map(|l| l.to_string()).collect()))
+                    .collect(),
+            }
         }
     }
 
@@ -58,7 +63,13 @@ pub(crate) mod tests {
                 b.open("a", [("href", href.as_str())]);
                 b.close();
             }
-            Ok(LoadedPage { url: url.clone(), tree: b.finish().expect("has html"), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 })
+            Ok(LoadedPage {
+                url: url.clone(),
+                tree: b.finish().expect("has html"),
+                fetch_ms: 0.0,
+                parse_ms: 0.0,
+                snapshot_ms: 0.0,
+            })
         }
 
         fn now_ms(&self) -> f64 {

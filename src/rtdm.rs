@@ -194,7 +194,11 @@ impl<'a> Rtdm<'a> {
         while suf < a.len().min(b.len()) - pre && self.ident(a[a.len() - 1 - suf], b[b.len() - 1 - suf]) {
             suf += 1;
         }
-        let (a, b, ends) = (&a[pre..a.len() - suf], &b[pre..b.len() - suf], (&a[..pre], &b[..pre], &a[a.len() - suf..], &b[b.len() - suf..]));
+        let (a, b, ends) = (
+            &a[pre..a.len() - suf],
+            &b[pre..b.len() - suf],
+            (&a[..pre], &b[..pre], &a[a.len() - suf..], &b[b.len() - suf..]),
+        );
         let (m, n) = (a.len(), b.len());
         let band = Band::new(m, n, self.max_pairs);
         let mut cost = vec![u32::MAX; band.cells()];
@@ -205,14 +209,13 @@ impl<'a> Rtdm<'a> {
             let (lo, hi) = band.cols(i);
             for j in lo..=hi {
                 let mut best = (if i == 0 && j == 0 { 0 } else { u32::MAX }, Op::Delete);
-                let diag = if i > 0 && j > 0 {
-                    self.pair(a[i - 1], b[j - 1]).map_err(|p| missing.push(p)).ok()
-                } else {
-                    None
-                };
+                let diag =
+                    if i > 0 && j > 0 { self.pair(a[i - 1], b[j - 1]).map_err(|p| missing.push(p)).ok() } else { None };
                 let diag = diag.map(|(c, op)| (at(&cost, i - 1, j - 1).saturating_add(c), op));
-                let del = (i > 0).then(|| (at(&cost, i - 1, j).saturating_add(self.size[0][a[i - 1].index()]), Op::Delete));
-                let ins = (j > 0).then(|| (at(&cost, i, j - 1).saturating_add(self.size[1][b[j - 1].index()]), Op::Insert));
+                let del =
+                    (i > 0).then(|| (at(&cost, i - 1, j).saturating_add(self.size[0][a[i - 1].index()]), Op::Delete));
+                let ins =
+                    (j > 0).then(|| (at(&cost, i, j - 1).saturating_add(self.size[1][b[j - 1].index()]), Op::Insert));
                 // Ties go to keeping an unchanged pair (more template), then
                 // to Fig. 3's order: delete, insert, update.
                 let keep = diag.filter(|d| d.1 != Op::Replace);
@@ -268,7 +271,8 @@ struct Band {
 
 impl Band {
     fn new(m: usize, n: usize, max_pairs: usize) -> Self {
-        let w = if m.saturating_mul(n) <= max_pairs { n } else { (max_pairs / (2 * (m + 1))).max(n.div_ceil(m)).max(1) };
+        let w =
+            if m.saturating_mul(n) <= max_pairs { n } else { (max_pairs / (2 * (m + 1))).max(n.div_ceil(m)).max(1) };
         let mut rows = Vec::with_capacity(m + 2);
         let mut total = 0;
         for i in 0..=m {
@@ -330,7 +334,8 @@ mod tests {
             }
         }
         for (a, _) in key.nodes() {
-            let idx: Vec<u32> = key.children(a).iter().filter_map(|&c| m.image(c)).map(|b| other.node(b).child_index).collect();
+            let idx: Vec<u32> =
+                key.children(a).iter().filter_map(|&c| m.image(c)).map(|b| other.node(b).child_index).collect();
             assert!(idx.windows(2).all(|w| w[0] < w[1]), "sibling order broken under {a:?}: {idx:?}");
         }
     }
@@ -389,7 +394,10 @@ mod tests {
         let cases = [
             ("html( body( div.a div.b div.c ) )", "html( body( div.c div.b div.a ) )"),
             ("html( body( ul( li li li ) p ul( li ) ) )", "html( body( ul( li li ) ul( li li li ) p ) )"),
-            ("html( body( nav( a a a ) main( h1 p p ) footer ) )", "html( body( nav( a a ) aside main( h2 p ) footer( p ) ) )"),
+            (
+                "html( body( nav( a a a ) main( h1 p p ) footer ) )",
+                "html( body( nav( a a ) aside main( h2 p ) footer( p ) ) )",
+            ),
             ("html( body( div( div( div( p span ) ) ) div ) )", "html( body( div div( div( div( span p ) ) ) ) )"),
         ];
         for (k, o) in cases {

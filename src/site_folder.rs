@@ -78,8 +78,8 @@ impl PageSource for SiteFolder {
         if !matches!(ext.as_str(), "html" | "htm" | "xhtml") {
             return Err(LoadError::NotHtml { url: url.to_string(), content_type: format!("a .{ext} file") });
         }
-        let bytes = std::fs::read(&file)
-            .map_err(|e| LoadError::Unreadable { url: url.to_string(), reason: e.to_string() })?;
+        let bytes =
+            std::fs::read(&file).map_err(|e| LoadError::Unreadable { url: url.to_string(), reason: e.to_string() })?;
         let source = String::from_utf8_lossy(&bytes);
         let fetch_ms = ms(t0);
         let t1 = Instant::now();
@@ -148,8 +148,11 @@ mod tests {
         impl Dir {
             pub fn new() -> Self {
                 static N: AtomicUsize = AtomicUsize::new(0);
-                let p = std::env::temp_dir()
-                    .join(format!("tex-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+                let p = std::env::temp_dir().join(format!(
+                    "tex-test-{}-{}",
+                    std::process::id(),
+                    N.fetch_add(1, Ordering::SeqCst)
+                ));
                 std::fs::create_dir_all(&p).unwrap();
                 Self(p)
             }

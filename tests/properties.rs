@@ -15,7 +15,10 @@ struct Spec {
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
-    let leaf = (prop::sample::select(vec!["div", "p", "a", "li", "span"]), prop::option::of(prop::sample::select(vec!["x", "y", "z"])))
+    let leaf = (
+        prop::sample::select(vec!["div", "p", "a", "li", "span"]),
+        prop::option::of(prop::sample::select(vec!["x", "y", "z"])),
+    )
         .prop_map(|(tag, class)| Spec { tag, class, children: vec![] });
     leaf.prop_recursive(4, 60, 6, |inner| {
         (
@@ -61,8 +64,7 @@ fn assert_mapping_laws(key: &Tree, other: &Tree, m: &Mapping) {
         }
     }
     for (id, _) in key.nodes() {
-        let kids: Vec<(NodeId, NodeId)> =
-            key.children(id).iter().filter_map(|&c| m.image(c).map(|i| (c, i))).collect();
+        let kids: Vec<(NodeId, NodeId)> = key.children(id).iter().filter_map(|&c| m.image(c).map(|i| (c, i))).collect();
         for w in kids.windows(2) {
             assert!(other.node(w[0].1).child_index < other.node(w[1].1).child_index, "order-preserving");
         }

@@ -151,7 +151,12 @@ fn plain_site(dir: &Path) -> Result<Site, ServeError> {
         return Err(ServeError::NotAFolder(dir.to_path_buf()));
     }
     let id = dir.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
-    Ok(Site { id: id.unwrap_or_else(|| "site".into()), root: dir.to_path_buf(), key: String::new(), bench: Value::Null })
+    Ok(Site {
+        id: id.unwrap_or_else(|| "site".into()),
+        root: dir.to_path_buf(),
+        key: String::new(),
+        bench: Value::Null,
+    })
 }
 
 fn read_json(path: &Path) -> Result<Value, ServeError> {
@@ -475,7 +480,9 @@ mod tests {
     #[test]
     fn refuses_traversal_and_missing_files() {
         let port = serve(&small_set(), None)[0];
-        for path in ["/../bench.json", "/%2e%2e/bench.json", "/docs/..%2f..%2fbench.json", "/./index.html", "/missing.html"] {
+        for path in
+            ["/../bench.json", "/%2e%2e/bench.json", "/docs/..%2f..%2fbench.json", "/./index.html", "/missing.html"]
+        {
             let reply = get(port, path);
             assert_eq!(reply.status, 404, "{path}");
             assert!(reply.body.contains("404 Not Found"), "{path}");

@@ -12,8 +12,8 @@ use template_extractor::config::{Config, PRESETS};
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
 use template_extractor::html::{parse, template_html};
-use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::page_source::PageSource;
+use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::site_folder::SiteFolder;
 
 #[derive(Parser)]
@@ -111,7 +111,12 @@ fn run_extract(
     })?;
     let t = &x.timings;
     println!("Template of {} ({})", key, site.display());
-    println!("  template nodes  {} / {} ({:.1} %)", x.template_nodes, x.total_nodes, 100.0 * x.template_nodes as f64 / x.total_nodes as f64);
+    println!(
+        "  template nodes  {} / {} ({:.1} %)",
+        x.template_nodes,
+        x.total_nodes,
+        100.0 * x.template_nodes as f64 / x.total_nodes as f64
+    );
     println!("  links           {} same-origin", x.links);
     println!(
         "  CS              {:?}, {} of {} wanted, {} votes needed",
@@ -129,7 +134,11 @@ fn run_extract(
     if let Some((s, d)) = &gold {
         println!(
             "  gold            recall {:.2} %, precision {:.2} %, F1 {:.2} % ({} retrieved, {} gold)",
-            100.0 * s.recall, 100.0 * s.precision, 100.0 * s.f1, s.retrieved, s.gold
+            100.0 * s.recall,
+            100.0 * s.precision,
+            100.0 * s.f1,
+            s.retrieved,
+            s.gold
         );
         for (label, ids) in [("false hit", &d.false_hits), ("miss", &d.misses)] {
             for id in ids.iter().take(12) {
@@ -174,13 +183,31 @@ fn print_run(run: &ConfigRun) {
         let s = &r.score;
         println!(
             "{:<12} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9.1}",
-            r.site, s.nodes, s.gold, s.retrieved, pct(s.recall), pct(s.precision), pct(s.f1), r.loads, r.cs_size, r.timings.total_ms
+            r.site,
+            s.nodes,
+            s.gold,
+            s.retrieved,
+            pct(s.recall),
+            pct(s.precision),
+            pct(s.f1),
+            r.loads,
+            r.cs_size,
+            r.timings.total_ms
         );
     }
     let a = &run.average;
     println!(
         "{:<12} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>5.1} {:>4} {:>9.1}",
-        "macro avg", "", "", "", pct(a.recall), pct(a.precision), pct(a.f1), run.mean_loads, "", run.mean_total_ms
+        "macro avg",
+        "",
+        "",
+        "",
+        pct(a.recall),
+        pct(a.precision),
+        pct(a.f1),
+        run.mean_loads,
+        "",
+        run.mean_total_ms
     );
 }
 
@@ -208,7 +235,12 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
         let a = &r.average;
         println!(
             "{:<14} {:>7} {:>7} {:>7} {:>6.1} {:>9.1}",
-            r.name, pct(a.recall), pct(a.precision), pct(a.f1), r.mean_loads, r.mean_total_ms
+            r.name,
+            pct(a.recall),
+            pct(a.precision),
+            pct(a.f1),
+            r.mean_loads,
+            r.mean_total_ms
         );
     }
     if let Some(path) = json {

@@ -1,0 +1,221 @@
+//! Does the site repeat a node's *content*, not only its shape?
+//!
+//! The equality probability compares element structure, and on sites whose
+//! articles all share one structure (documentation, product pages) it maps
+//! content wrappers as readily as menus. A template repeats its text too: a
+//! menu's labels, a footer's lines. So for every key node mapped into a
+//! candidate we ask how many of the words under it recur under its image
+//! there — Vieira's identical subtrees and Bar-Yossef's pagelets loosened to
+//! a share, so that a menu with one changed label still counts.
+
+use std::collections::HashMap;
+
+use crate::config::Content;
+use crate::dom::{NodeId, Tree};
+use crate::mapping::Mapping;
+
+/// Per key node: words of text in its subtree, and how many of them recur
+/// under the node's image in one candidate (0 where the node is unmapped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recurrence {
+    pub words: Vec<u32>,
+    pub recurring: Vec<u32>,
+}
+
+impl Recurrence {
+    /// Share of the subtree's words that recur, or `None` for a subtree
+    /// without text, where only the shape can speak.
+    pub fn share(&self, n: NodeId) -> Option<f64> {
+        let total = self.words[n.index()];
+        (total > 0).then(|| f64::from(self.recurring[n.index()]) / f64::from(total))
+    }
+}
+
+/// One past the last node of every subtree (pre-order makes subtrees ranges).
+pub fn subtree_ends(tree: &Tree) -> Vec<u32> {
+    let mut end: Vec<u32> = (1..=tree.len() as u32).collect();
+    for (id, node) in tree.nodes().collect::<Vec<_>>().into_iter().rev() {
+        if let Some(&last) = node.children.last() {
+            end[id.index()] = end[last.index()];
+        }
+    }
+    end
+}
+
+/// Words of text under every node of `tree`, its own text included.
+pub fn subtree_words(tree: &Tree) -> Vec<u32> {
+    let mut words: Vec<u32> = tree.nodes().map(|(_, n)| n.words).collect();
+    for (id, node) in tree.nodes().collect::<Vec<_>>().into_iter().rev() {
+        if let Some(p) = node.parent {
+            words[p.index()] = words[p.index()].saturating_add(words[id.index()]);
+        }
+    }
+    words
+}
+
+/// Counts, for every key node, the words under it whose text block
+/// ([`crate::dom::Node::block`], compared by hash) also stands under its image.
+///
+/// Images of a top-down mapping nest like their sources, so once a block
+/// recurs under the image of one ancestor it recurs under every higher one:
+/// each block climbs from its element to the first mapped ancestor whose
+/// image holds it, and counts for that ancestor and all above.
+pub fn recurrence(key: &Tree, key_words: &[u32], candidate: &Tree, mapping: &Mapping) -> Recurrence {
+    let ends = subtree_ends(candidate);
+    let mut places: HashMap<u64, Vec<u32>> = HashMap::new();
+    for (id, node) in candidate.nodes() {
+        if node.block != 0 {
+            places.entry(node.block).or_default().push(id.0);
+        }
+    }
+    let holds = |image: NodeId, text: u64| {
+        places.get(&text).is_some_and(|at| {
+            let first = at.partition_point(|&p| p < image.0);
+            at.get(first).is_some_and(|&p| p < ends[image.index()])
+        })
+    };
+
+    let mut own_recurring = vec![0u32; key.len()];
+    for (id, node) in key.nodes() {
+        if node.block == 0 {
+            continue;
+        }
+        let mut cur = Some(id);
+        while let Some(n) = cur {
+            if let Some(image) = mapping.image(n) {
+                if holds(image, node.block) {
+                    own_recurring[n.index()] = own_recurring[n.index()].saturating_add(node.words);
+                    break;
+                }
+            }
+            cur = key.node(n).parent;
+        }
+    }
+    let mut recurring = own_recurring;
+    for (id, node) in key.nodes().collect::<Vec<_>>().into_iter().rev() {
+        if let Some(p) = node.parent {
+            recurring[p.index()] = recurring[p.index()].saturating_add(recurring[id.index()]);
+        }
+    }
+    for (i, r) in recurring.iter_mut().enumerate() {
+        if mapping.image(NodeId(i as u32)).is_none() {
+            *r = 0;
+        }
+    }
+    Recurrence { words: key_words.to_vec(), recurring }
+}
+
+/// The part of a mapping whose content the candidate repeats.
+///
+/// Text is the evidence: a mapped node stays when enough of the words under
+/// it recur under its image, when its parent's words do (per-page text
+/// inside a repeated block), or when a child stays that way (the wrappers of
+/// a template block). A node without words of its own subtree (an image, a
+/// rule, an inline piece of a bigger block) gives no evidence either way and
+/// follows its parent. Evidence climbs to the root and the rest descends from
+/// kept parents, so the result is top-down closed like the mapping, and a
+/// page mapped onto an identical page keeps everything.
+pub fn keep_repeated_content(
+    rule: &Content,
+    key: &Tree,
+    key_words: &[u32],
+    candidate: &Tree,
+    mapping: &Mapping,
+) -> Mapping {
+    let r = recurrence(key, key_words, candidate, mapping);
+    let mut evidence = vec![false; key.len()];
+    for (id, node) in key.nodes().collect::<Vec<_>>().into_iter().rev() {
+        let Some(share) = r.share(id) else { continue };
+        let repeated = share >= rule.min_share;
+        let in_repeated_block = node.parent.and_then(|p| r.share(p)).is_some_and(|s| s >= rule.parent_share);
+        if mapping.is_mapped(id) && (repeated || in_repeated_block || evidence[id.index()]) {
+            evidence[id.index()] = true;
+            if let Some(p) = node.parent {
+                evidence[p.index()] = true;
+            }
+        }
+    }
+    let mut kept = Mapping::empty(key.len());
+    for (id, node) in key.nodes() {
+        let Some(image) = mapping.image(id) else { continue };
+        let parent_kept = node.parent.is_none_or(|p| kept.is_mapped(p));
+        if evidence[id.index()] || (r.share(id).is_none() && parent_kept) {
+            kept.set(id, image);
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::html::{parse, snapshot};
+    use crate::mapping::etdm;
+
+    fn page(body: &str) -> Tree {
+        snapshot(&parse(&format!("<html><body>{body}</body></html>"))).unwrap()
+    }
+
+    fn node(t: &Tree, tag: &str, nth: usize) -> NodeId {
+        t.nodes().filter(|(_, n)| &*n.tag == tag).nth(nth).unwrap().0
+    }
+
+    fn shares(key: &Tree, other: &Tree) -> Recurrence {
+        let cfg = Config {
+            equality: crate::config::Equality { differing_text: 1.0, ..Default::default() },
+            ..Config::default()
+        };
+        recurrence(key, &subtree_words(key), other, &etdm(&cfg, key, other))
+    }
+
+    #[test]
+    fn a_wrapper_with_changed_deep_text_does_not_recur() {
+        let key = page("<div class=hl><pre><code><span>import httpx</span></code></pre></div>");
+        let same = page("<div class=hl><pre><code><span>import httpx</span></code></pre></div>");
+        let other = page("<div class=hl><pre><code><span>client.get(url)</span></code></pre></div>");
+        let div = node(&key, "div", 0);
+        assert_eq!(shares(&key, &same).share(div), Some(1.0));
+        assert_eq!(shares(&key, &other).share(div), Some(0.0), "the wrapper's text sits three levels down");
+    }
+
+    #[test]
+    fn a_menu_with_one_changed_label_mostly_recurs() {
+        let key =
+            page("<ul><li><a>Home</a></li><li><a>Guide</a></li><li><a>API reference</a></li><li><a>Here</a></li></ul>");
+        let other = page(
+            "<ul><li><a>Home</a></li><li><a>Guide</a></li><li><a>API reference</a></li><li><a>There now</a></li></ul>",
+        );
+        let r = shares(&key, &other);
+        let ul = node(&key, "ul", 0);
+        assert_eq!(r.words[ul.index()], 5);
+        assert_eq!(r.share(ul), Some(0.8));
+        assert_eq!(r.share(node(&key, "li", 3)), Some(0.0));
+    }
+
+    #[test]
+    fn text_elsewhere_on_the_page_does_not_count_and_textless_nodes_have_no_share() {
+        let key = page("<nav><a>Home</a></nav><main><p>Home</p><img></main>");
+        let other = page("<nav><a>Home</a></nav><main><p>Away</p><img></main>");
+        let r = shares(&key, &other);
+        assert_eq!(r.share(node(&key, "p", 0)), Some(0.0), "'Home' recurs in the nav, not under the paragraph's image");
+        assert_eq!(r.share(node(&key, "nav", 0)), Some(1.0));
+        assert_eq!(r.share(node(&key, "img", 0)), None);
+        assert_eq!(
+            r.share(node(&key, "body", 0)),
+            Some(1.0),
+            "under the body's image both blocks recur: a set, not a count"
+        );
+    }
+
+    #[test]
+    fn subtree_ranges_and_words_add_up() {
+        let t = page("<div><p>a b</p><p>c</p></div><span>d e f</span>");
+        let ends = subtree_ends(&t);
+        let div = node(&t, "div", 0);
+        assert_eq!(div.0..ends[div.index()], t.subtree(div).start as u32..t.subtree(div).end as u32);
+        let words = subtree_words(&t);
+        assert_eq!(words[div.index()], 3);
+        assert_eq!(words[node(&t, "body", 0).index()], 6);
+    }
+}
