@@ -88,11 +88,15 @@ pub struct Content {
     /// reaches this: per-page text inside a repeated block (the active menu
     /// item, a footer's "last modified" line).
     pub parent_share: f64,
+    /// A loaded page votes only when its agreement with the key page is at
+    /// least this share of the best-agreeing page's (`layout_agreement`);
+    /// 0 keeps the CS as found.
+    pub layout_ratio: f64,
 }
 
 impl Default for Content {
     fn default() -> Self {
-        Self { enabled: true, min_share: 0.5, parent_share: 0.7 }
+        Self { enabled: true, min_share: 0.5, parent_share: 0.7, layout_ratio: 0.5 }
     }
 }
 
@@ -196,6 +200,7 @@ impl Config {
             e.differing_text,
             self.content.min_share,
             self.content.parent_share,
+            self.content.layout_ratio,
         ];
         if all.iter().any(|v| !(0.0..=1.0).contains(v)) {
             return bad("weights, probabilities and the threshold must lie between 0 and 1");

@@ -9,6 +9,7 @@ use crate::config::Config;
 use crate::dom::{NodeId, Tree};
 use crate::error::ExtractError;
 use crate::hyperlink::page_links;
+use crate::layout_agreement::{self, Agreement};
 use crate::link_order::sort_links;
 use crate::mapping::Mapping;
 use crate::page_source::{LoadedPage, PageSource};
@@ -91,20 +92,8 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     }
 
     let (records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();
-    let candidates: Vec<LoadedPage> =
-        search.members.iter().map(|&i| loaded[i].take().expect("members loaded")).collect();
-    let key_words = subtree_words(&key.tree);
-    let mappings: Vec<Mapping> = candidates
-        .iter()
-        .map(|c| {
-            let m = map_page(cfg, &key.tree, &c.tree);
-            if cfg.content.enabled {
-                keep_repeated_content(&cfg.content, &key.tree, &key_words, &c.tree, &m)
-            } else {
-                m
-            }
-        })
-        .collect();
+    let (voters, mappings) = vote_pages(cfg, key, &search.members, &loaded);
+    let candidates: Vec<LoadedPage> = voters.iter().map(|&i| loaded[i].take().expect("voters loaded")).collect();
     let template = template(cfg, &key.tree, &mappings);
     let mapped = source.now_ms();
 
@@ -136,6 +125,49 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         template,
         timings,
     })
+}
+
+/// The pages that vote and the key page's mapping into each, as indexes
+/// into the processed pages. Without the content signal these are the CS
+/// members and their plain mappings (the published method); with it, each
+/// mapping keeps only what the page repeats in content too, and the voters
+/// are the loaded pages that share the key page's layout
+/// ([`layout_agreement::voters`]).
+fn vote_pages(
+    cfg: &Config,
+    key_page: &LoadedPage,
+    members: &[usize],
+    loaded: &[Option<LoadedPage>],
+) -> (Vec<usize>, Vec<Mapping>) {
+    let key = &key_page.tree;
+    if !cfg.content.enabled {
+        let mappings = members.iter().map(|&i| map_page(cfg, key, &loaded[i].as_ref().expect("members loaded").tree));
+        return (members.to_vec(), mappings.collect());
+    }
+    let key_words = subtree_words(key);
+    let mut mappings: Vec<Option<Mapping>> = loaded
+        .iter()
+        .map(|page| {
+            let page = &page.as_ref()?.tree;
+            Some(keep_repeated_content(&cfg.content, key, &key_words, page, &map_page(cfg, key, page)))
+        })
+        .collect();
+    let usable: Vec<usize> = (0..loaded.len()).filter(|&i| mappings[i].is_some()).collect();
+    let agreements: Vec<Agreement> = usable
+        .iter()
+        .map(|&i| Agreement {
+            in_cs: members.contains(&i),
+            share: mappings[i].as_ref().map_or(0.0, |m| m.len() as f64 / key.len() as f64),
+            itself: loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
+                && mappings[i].as_ref().is_some_and(|m| m.len() == key.len()),
+        })
+        .collect();
+    let chosen: Vec<usize> = layout_agreement::voters(&agreements, cfg.cs_size, cfg.content.layout_ratio)
+        .into_iter()
+        .map(|v| usable[v])
+        .collect();
+    let chosen_mappings = chosen.iter().map(|&i| mappings[i].take().expect("voters loaded")).collect();
+    (chosen, chosen_mappings)
 }
 
 /// Loads the key page through the source, then extracts.

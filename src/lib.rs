@@ -13,6 +13,7 @@ pub mod equality;
 pub mod error;
 pub mod extract;
 pub mod hyperlink;
+pub mod layout_agreement;
 pub mod link_order;
 pub mod mapping;
 pub mod page_source;
