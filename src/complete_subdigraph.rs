@@ -119,7 +119,11 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
     let mut adj: Vec<Vec<bool>> = Vec::new();
     let mut best: Vec<usize> = Vec::new();
     let mut kind = CsKind::Fallback;
+    let mut grew_at = 0usize;
     while pages.len() < cfg.max_loads {
+        if cfg.patience > 0 && pages.len() - grew_at >= cfg.patience {
+            break;
+        }
         let order = next_order(&done, &indegree, cfg.guided_search);
         let Some(&next) = order.first() else { break };
         let budget = cfg.max_loads - pages.len();
@@ -181,6 +185,7 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
         let clique = largest_clique_with(&adj, &processed, i, n);
         if clique.len() > best.len() {
             best = clique;
+            grew_at = pages.len();
         }
         if best.len() >= n {
             kind = CsKind::Complete;

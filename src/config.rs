@@ -117,6 +117,11 @@ pub struct Config {
     pub preserve_order: bool,
     /// At most this many candidate pages are loaded while searching the CS.
     pub max_loads: usize,
+    /// Stop searching once this many loads in a row have not grown the
+    /// biggest subdigraph found (0: search up to `max_loads`, as the paper
+    /// does). Layout agreement tops a partial CS up with loaded pages of the
+    /// key page's layout, so a long fruitless search buys little.
+    pub patience: usize,
     /// Try next the links that the pages loaded so far point to most (an
     /// addition to Alg. 2; see `complete_subdigraph::find_cs`).
     pub guided_search: bool,
@@ -143,6 +148,7 @@ impl Default for Config {
             content: Content::default(),
             preserve_order: true,
             max_loads: 25,
+            patience: 8,
             guided_search: false,
             concurrency: 4,
             max_nodes: 200_000,
@@ -164,6 +170,7 @@ impl Config {
         let base = Config {
             equality: Equality { differing_text: 1.0, ..Equality::default() },
             content: Content { enabled: false, ..Content::default() },
+            patience: 0,
             ..Config::default()
         };
         match name {
