@@ -88,6 +88,11 @@ pub struct Content {
     /// reaches this: per-page text inside a repeated block (the active menu
     /// item, a footer's "last modified" line).
     pub parent_share: f64,
+    /// The empty frame of the content area is template: a mapped node
+    /// holding at least this share of the page's unrepeated words is a
+    /// wrapper around the content (the chain from `<body>` down to the
+    /// content's root), kept though its own words do not recur.
+    pub frame_share: f64,
     /// A loaded page votes only when its agreement with the key page is at
     /// least this share of the best-agreeing page's (`layout_agreement`);
     /// 0 keeps the CS as found.
@@ -96,7 +101,7 @@ pub struct Content {
 
 impl Default for Content {
     fn default() -> Self {
-        Self { enabled: true, min_share: 0.5, parent_share: 0.7, layout_ratio: 0.5 }
+        Self { enabled: true, min_share: 0.5, parent_share: 0.7, frame_share: 0.95, layout_ratio: 0.5 }
     }
 }
 
@@ -207,6 +212,7 @@ impl Config {
             e.differing_text,
             self.content.min_share,
             self.content.parent_share,
+            self.content.frame_share,
             self.content.layout_ratio,
         ];
         if all.iter().any(|v| !(0.0..=1.0).contains(v)) {

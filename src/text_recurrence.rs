@@ -123,12 +123,15 @@ pub fn keep_repeated_content(
     mapping: &Mapping,
 ) -> Mapping {
     let r = recurrence(key, key_words, candidate, mapping);
+    let unrepeated = |n: NodeId| r.words[n.index()] - r.recurring[n.index()];
+    let page_unrepeated = unrepeated(NodeId::ROOT);
     let mut evidence = vec![false; key.len()];
     for (id, node) in key.nodes().collect::<Vec<_>>().into_iter().rev() {
         let Some(share) = r.share(id) else { continue };
         let repeated = share >= rule.min_share;
         let in_repeated_block = node.parent.and_then(|p| r.share(p)).is_some_and(|s| s >= rule.parent_share);
-        if mapping.is_mapped(id) && (repeated || in_repeated_block || evidence[id.index()]) {
+        let frame = page_unrepeated > 0 && f64::from(unrepeated(id)) >= rule.frame_share * f64::from(page_unrepeated);
+        if mapping.is_mapped(id) && (repeated || in_repeated_block || frame || evidence[id.index()]) {
             evidence[id.index()] = true;
             if let Some(p) = node.parent {
                 evidence[p.index()] = true;
