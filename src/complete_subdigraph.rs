@@ -292,4 +292,25 @@ mod tests {
         assert_eq!(s.fetched, 3);
         assert_eq!(s.kind, CsKind::Partial);
     }
+
+    #[test]
+    fn patience_ends_a_search_that_stopped_growing() {
+        // Articles that link only to the key page's section: a and b form a
+        // 2-CS at once, then nothing grows.
+        let mut pages: Vec<(String, Vec<String>)> =
+            vec![("a".into(), vec!["b".into()]), ("b".into(), vec!["a".into()])];
+        pages.extend((0..20).map(|i| (format!("x{i}"), vec![])));
+        let pages: Vec<(&str, Vec<&str>)> =
+            pages.iter().map(|(p, ls)| (p.as_str(), ls.iter().map(String::as_str).collect())).collect();
+        let refs: Vec<(&str, &[&str])> = pages.iter().map(|(p, ls)| (*p, ls.as_slice())).collect();
+        let site = MemorySource::new(&refs);
+        let names: Vec<String> = pages.iter().map(|(p, _)| p.to_string()).collect();
+        let ls = links(&names.iter().map(String::as_str).collect::<Vec<_>>());
+        let search = |patience| {
+            let cfg = Config { patience, guided_search: false, ..Config::default() };
+            futures::executor::block_on(find_cs(&site, &ls, &cfg))
+        };
+        assert_eq!((search(0).kind, search(0).loads), (CsKind::Partial, 22), "the paper searches every link");
+        assert_eq!((search(5).kind, search(5).loads), (CsKind::Partial, 7), "2 loads that grew it, then 5 in vain");
+    }
 }

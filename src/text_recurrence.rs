@@ -212,6 +212,35 @@ mod tests {
     }
 
     #[test]
+    fn the_empty_frame_of_the_content_stays_and_the_content_goes() {
+        let frame = |text: &str| {
+            page(&format!(
+                "<nav><a>Home</a> <a>Guide</a></nav><div class=wrap><div class=doc><p>{text}</p><div class=hl><code>{text}</code></div></div></div><footer>Same footer line</footer>"
+            ))
+        };
+        let key = frame("one page explains routing in depth");
+        let other = frame("another page lists every setting there is");
+        let kept = keep_repeated_content(
+            &Content::default(),
+            &key,
+            &subtree_words(&key),
+            &other,
+            &etdm(&Config::default(), &key, &other),
+        );
+        let tags =
+            |class: &str| key.nodes().find(|(_, n)| n.classes.contains(&crate::dom::name_hash(class))).unwrap().0;
+        assert!(
+            kept.is_mapped(tags("wrap")) && kept.is_mapped(tags("doc")),
+            "the wrappers around all the unrepeated text are the frame"
+        );
+        assert!(
+            !kept.is_mapped(node(&key, "p", 0)) && !kept.is_mapped(tags("hl")),
+            "the content inside the frame is not"
+        );
+        assert!(kept.is_mapped(node(&key, "footer", 0)) && kept.is_mapped(node(&key, "a", 1)));
+    }
+
+    #[test]
     fn subtree_ranges_and_words_add_up() {
         let t = page("<div><p>a b</p><p>c</p></div><span>d e f</span>");
         let ends = subtree_ends(&t);
