@@ -1,5 +1,5 @@
-// `build.sh bench SET_DIR [--out FILE] [--configs a,b]`: Check benchmarks in
-// headless Chromium. Serves the set with tex-serve, opens the extension's own
+// `build.sh bench SET_DIR [--out FILE] [--configs a,b] [--browser chromium|firefox]`:
+// Check benchmarks in headless Chromium or Firefox. Serves the set with tex-serve, opens the extension's own
 // results page (bench.html, the page the popup's button opens) with ?run=1,
 // waits for its report, then runs the native CLI's `bench` on the same set
 // and configurations and records, per site and configuration, whether both
@@ -12,9 +12,11 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
 import { launchChromium } from '../tests/e2e/chromium.mjs';
+import { launchFirefox } from '../tests/e2e/firefox.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const CONFIGS = ['current', 'paper', 'intersection', 'rtdm'];
+export const BROWSERS = ['chromium', 'firefox'];
 /** The CLI preset a configuration of the results page is compared with: a fresh
  * browser profile has no stored options, so `current` is the core's default preset. */
 export const nativeName = (config) => (config === 'current' ? 'default' : config);
@@ -57,6 +59,19 @@ export async function browserReport(browser, indexUrl, configs, { timeoutMs = 20
   const report = await page.evaluate(() => globalThis.texBenchReport);
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   await page.close();
+  return report;
+}
+
+/** The same as {@link browserReport} in Firefox (`ff` from launchFirefox). */
+export async function firefoxReport(ff, indexUrl, configs, { timeoutMs = 20 * 60_000, screenshot } = {}) {
+  const query = new URLSearchParams({ index: indexUrl, configs: configs.join(','), run: '1' });
+  const tab = await ff.openTab(ff.extensionUrl(`bench.html?${query}`));
+  await ff.waitFor('body[data-state="done"], body[data-state="failed"]', timeoutMs);
+  const failure = await ff.execute(() => { const e = document.getElementById('error'); return e.hidden ? null : e.textContent; });
+  if (failure) throw new Error(failure);
+  const report = await ff.execute(() => globalThis.texBenchReport);
+  if (screenshot) await ff.screenshot(screenshot);
+  await ff.closeTab(tab);
   return report;
 }
 
@@ -125,14 +140,15 @@ function printTable(report) {
 }
 
 /** The whole command: serve, run the page, compare, write. Resolves to the report. */
-export async function bench(set, { out, configs = CONFIGS } = {}) {
+export async function bench(set, { out, configs = CONFIGS, browser: name = 'chromium' } = {}) {
   buildBinaries();
   const served = await serveSet(set);
-  const browser = await launchChromium();
+  const browser = name === 'firefox' ? await launchFirefox() : await launchChromium();
+  const run = name === 'firefox' ? firefoxReport : browserReport;
   let report;
   try {
     if (out) mkdirSync(dirname(resolve(out)), { recursive: true });
-    report = await browserReport(browser, served.indexUrl, configs, { screenshot: out && screenshotPath(out) });
+    report = await run(browser, served.indexUrl, configs, { screenshot: out && screenshotPath(out) });
   } finally {
     await browser.close();
     await served.stop();
@@ -150,14 +166,18 @@ function screenshotPath(out) {
 }
 
 function parseArgs(argv) {
-  const args = { set: null, out: 'target/bench/report.json', configs: CONFIGS };
+  const args = { set: null, out: null, configs: CONFIGS, browser: 'chromium' };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--out') args.out = argv[++i];
+    else if (argv[i] === '--browser') args.browser = argv[++i];
     else if (argv[i] === '--configs') args.configs = argv[++i].split(',').filter(Boolean);
     else if (!args.set) args.set = argv[i];
     else throw new Error(`unexpected argument ${argv[i]}`);
   }
-  if (!args.set || !args.out || args.configs.length === 0) throw new Error('usage: build.sh bench SET_DIR [--out FILE] [--configs current,paper,intersection,rtdm]');
+  const usage = 'usage: build.sh bench SET_DIR [--out FILE] [--configs current,paper,intersection,rtdm] [--browser chromium|firefox]';
+  if (!args.set || args.out === undefined || args.configs.length === 0 || !BROWSERS.includes(args.browser)) throw new Error(usage);
+  // One report per browser by default, so runs in both browsers sit side by side.
+  args.out ??= args.browser === 'chromium' ? 'target/bench/report.json' : `target/bench/report-${args.browser}.json`;
   return args;
 }
 

@@ -1,7 +1,13 @@
 //! Native HTML: html5ever (through `scraper`) builds the same element tree a
-//! browser's parser builds, which the snapshot and the template writer walk.
+//! browser's parser builds, which the snapshot walks; html5ever's serializer
+//! writes the saved template.
+
+use std::io;
 
 use ego_tree::iter::Edge;
+use html5ever::local_name;
+use html5ever::serialize::{serialize, Serialize, SerializeOpts, Serializer, TraversalScope};
+use html5ever::tree_builder::QuirksMode;
 use scraper::{Html, Node};
 
 use crate::dom::{Tree, TreeBuilder};
@@ -35,91 +41,67 @@ pub fn snapshot(doc: &Html) -> Option<Tree> {
     b.finish()
 }
 
-/// Elements with no end tag.
-const VOID: &[&str] =
-    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"];
-
-fn escape(s: &str, attribute: bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' if !attribute => out.push_str("&lt;"),
-            '>' if !attribute => out.push_str("&gt;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '\u{a0}' => out.push_str("&nbsp;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The document with every non-template element removed (with its whole
 /// subtree), as a standalone HTML file. `keep[i]` speaks of the `i`-th
-/// element in document order, the numbering of [`snapshot`].
+/// element in document order, the numbering of [`snapshot`]. html5ever's
+/// serializer writes it, so escaping, void and raw-text elements (`script`,
+/// `noscript`, `xmp`, `plaintext`…), foreign attributes and comments come
+/// out as the HTML standard says, and the file re-parses to the kept nodes.
 pub fn template_html(doc: &Html, keep: &[bool]) -> String {
-    let mut out = String::from("<!DOCTYPE html>\n");
-    let mut element = 0usize;
-    let mut skipping: Option<ego_tree::NodeId> = None;
-    let mut raw_text = 0usize;
-    for edge in doc.root_element().traverse() {
-        match edge {
-            Edge::Open(node) => {
-                if skipping.is_some() {
-                    if node.value().is_element() {
-                        element += 1;
-                    }
-                    continue;
-                }
-                match node.value() {
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail; the serializer only reports writer errors.
+    let _ = serialize(&mut out, &Kept { doc, keep }, SerializeOpts::default());
+    out.push(b'\n');
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A document seen through a keep mask, for html5ever's serializer.
+struct Kept<'a> {
+    doc: &'a Html,
+    keep: &'a [bool],
+}
+
+impl Serialize for Kept<'_> {
+    fn serialize<S: Serializer>(&self, out: &mut S, _: TraversalScope) -> io::Result<()> {
+        let mut element = 0usize;
+        let mut skipping: Option<ego_tree::NodeId> = None;
+        for edge in self.doc.tree.root().traverse() {
+            match edge {
+                Edge::Open(node) if skipping.is_some() => element += usize::from(node.value().is_element()),
+                Edge::Open(node) => match node.value() {
+                    // The doctype's name is all the serializer writes; a
+                    // quirks-mode page keeps its mode (which changes how
+                    // `<table>` closes `<p>`) by having none.
+                    Node::Doctype(d) if self.doc.quirks_mode != QuirksMode::Quirks => out.write_doctype(d.name())?,
+                    Node::Comment(c) => out.write_comment(c)?,
+                    Node::Text(t) => out.write_text(t)?,
                     Node::Element(e) => {
-                        let kept = keep.get(element).copied().unwrap_or(false);
+                        let kept = self.keep.get(element).copied().unwrap_or(false);
                         element += 1;
-                        if !kept {
-                            skipping = Some(node.id());
-                            continue;
-                        }
-                        out.push('<');
-                        out.push_str(e.name());
-                        for (name, value) in e.attrs() {
-                            out.push_str(&format!(" {name}=\"{}\"", escape(value, true)));
-                        }
-                        out.push('>');
-                        if matches!(e.name(), "script" | "style") {
-                            raw_text += 1;
-                        }
-                    }
-                    Node::Text(t) => {
-                        if raw_text > 0 {
-                            out.push_str(t);
+                        if kept {
+                            out.start_elem(e.name.clone(), e.attrs.iter().map(|(k, v)| (k, &**v)))?;
                         } else {
-                            out.push_str(&escape(t, false));
+                            skipping = Some(node.id());
                         }
                     }
                     _ => {}
-                }
-            }
-            Edge::Close(node) => {
-                if skipping == Some(node.id()) {
-                    skipping = None;
-                    continue;
-                }
-                if skipping.is_some() {
-                    continue;
-                }
-                if let Node::Element(e) = node.value() {
-                    if matches!(e.name(), "script" | "style") {
-                        raw_text -= 1;
-                    }
-                    if !VOID.contains(&e.name()) {
-                        out.push_str(&format!("</{}>", e.name()));
+                },
+                Edge::Close(node) if skipping == Some(node.id()) => skipping = None,
+                Edge::Close(_) if skipping.is_some() => {}
+                Edge::Close(node) => {
+                    if let Node::Element(e) = node.value() {
+                        // Nothing after `<plaintext>`'s content is markup
+                        // any more, not even its end tag: the file ends here.
+                        if e.name.local == local_name!("plaintext") {
+                            return Ok(());
+                        }
+                        out.end_elem(e.name.clone())?;
                     }
                 }
             }
         }
+        Ok(())
     }
-    out.push('\n');
-    out
 }
 
 #[cfg(test)]
@@ -146,5 +128,30 @@ mod tests {
         assert!(!html.contains("gone") && !html.contains("<main"));
         let again = snapshot(&parse(&html)).unwrap();
         assert_eq!(again.len(), keep.iter().filter(|&&k| k).count());
+    }
+
+    #[test]
+    fn template_html_keeps_comments_raw_text_and_foreign_attributes() {
+        let source = "<!DOCTYPE html><body><!-- menu --><xmp><b>x</b></xmp><noscript><p>a</p></noscript>\
+                      <svg><use xlink:href='#i'/></svg><main>gone</main>";
+        let doc = parse(source);
+        let t = snapshot(&doc).unwrap();
+        let keep: Vec<bool> = t.nodes().map(|(_, n)| &*n.tag != "main").collect();
+        let html = template_html(&doc, &keep);
+        for part in ["<!DOCTYPE html>", "<!-- menu -->", "<xmp><b>x</b></xmp>", "<noscript><p>a</p></noscript>"] {
+            assert!(html.contains(part), "{part} in {html}");
+        }
+        assert!(html.contains(r##"<use xlink:href="#i">"##), "{html}");
+        assert!(!html.contains("gone"));
+    }
+
+    #[test]
+    fn template_html_of_a_quirks_page_stays_in_quirks_mode() {
+        // In quirks mode `<table>` does not close an open `<p>`.
+        let doc = parse("<p><table><tr><td>x</table>");
+        let keep = vec![true; snapshot(&doc).unwrap().len()];
+        let html = template_html(&doc, &keep);
+        assert!(!html.contains("DOCTYPE"), "{html}");
+        assert_eq!(snapshot(&parse(&html)).unwrap().path(crate::dom::NodeId(4)), "/html/body/p/table");
     }
 }

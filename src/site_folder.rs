@@ -103,13 +103,21 @@ impl PageSource for SiteFolder {
 mod tests {
     use super::*;
 
-    fn site() -> tempdir::Dir {
-        let d = tempdir::Dir::new();
-        d.write("index.html", "<a href='/docs/'>docs</a>");
-        d.write("docs/index.html", "<p>docs</p>");
-        d.write("about.html", "<p>about</p>");
-        d.write("my page.html", "<p>spaced</p>");
-        d.write("file.pdf", "%PDF");
+    use tempfile::TempDir;
+
+    fn write(dir: &TempDir, rel: &str, content: &str) {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
+    }
+
+    fn site() -> TempDir {
+        let d = tempfile::tempdir().unwrap();
+        write(&d, "index.html", "<a href='/docs/'>docs</a>");
+        write(&d, "docs/index.html", "<p>docs</p>");
+        write(&d, "about.html", "<p>about</p>");
+        write(&d, "my page.html", "<p>spaced</p>");
+        write(&d, "file.pdf", "%PDF");
         d
     }
 
@@ -132,44 +140,9 @@ mod tests {
     #[test]
     fn refuses_pages_over_the_limit() {
         let d = site();
-        d.write("big.html", &"<div>".repeat(50));
+        write(&d, "big.html", &"<div>".repeat(50));
         let s = SiteFolder::new(d.path(), 20);
         let r = futures::executor::block_on(s.load(&s.url_of("big.html")));
         assert!(matches!(r, Err(LoadError::TooLarge { nodes: 53, limit: 20, .. })), "{r:?}");
-    }
-
-    /// A throw-away folder removed on drop (tests only).
-    pub(crate) mod tempdir {
-        use std::path::{Path, PathBuf};
-        use std::sync::atomic::{AtomicUsize, Ordering};
-
-        pub struct Dir(PathBuf);
-
-        impl Dir {
-            pub fn new() -> Self {
-                static N: AtomicUsize = AtomicUsize::new(0);
-                let p = std::env::temp_dir().join(format!(
-                    "tex-test-{}-{}",
-                    std::process::id(),
-                    N.fetch_add(1, Ordering::SeqCst)
-                ));
-                std::fs::create_dir_all(&p).unwrap();
-                Self(p)
-            }
-            pub fn path(&self) -> &Path {
-                &self.0
-            }
-            pub fn write(&self, rel: &str, content: &str) {
-                let p = self.0.join(rel);
-                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-                std::fs::write(p, content).unwrap();
-            }
-        }
-
-        impl Drop for Dir {
-            fn drop(&mut self) {
-                let _ = std::fs::remove_dir_all(&self.0);
-            }
-        }
     }
 }

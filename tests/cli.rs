@@ -1,43 +1,35 @@
 //! The `tex` binary end to end: the demo site, bad input, and the dev set.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn tex(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tex")).args(args).output().expect("tex runs")
-}
+use assert_cmd::cargo::cargo_bin_cmd;
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::TempDir;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+fn tex(args: &[&str]) -> Command {
+    let mut cmd = cargo_bin_cmd!("tex");
+    cmd.args(args);
+    cmd
 }
 
 /// A site written to a fresh temporary folder, removed on drop.
-struct Site(PathBuf);
-
-impl Site {
-    fn new(name: &str, files: &[(&str, String)]) -> Self {
-        let dir = std::env::temp_dir().join(format!("tex-cli-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for (rel, content) in files {
-            let p = dir.join(rel);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, content).unwrap();
-        }
-        Self(dir)
+fn site(files: &[(&str, String)]) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (rel, content) in files {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
     }
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
+    dir
 }
 
-impl Drop for Site {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+fn arg(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// A page of a small site whose menu links the four pages to each other.
@@ -51,13 +43,14 @@ fn page(body: &str) -> String {
 
 #[test]
 fn extracts_the_demo_site_and_writes_json_and_html() {
-    let out = std::env::temp_dir().join(format!("tex-demo-{}", std::process::id()));
-    let (json, html) = (out.join("t.json"), out.join("t.html"));
-    let o =
-        tex(&["extract", "www", "news/index.html", "--json", json.to_str().unwrap(), "--html", html.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("CS              Complete, 3 of 3"), "{}", stdout(&o));
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    // A folder that does not exist yet: tex creates it.
+    let (json, html) = (out.path().join("new/t.json"), out.path().join("new/t.html"));
+    tex(&["extract", "www", "news/index.html", "--json", arg(&json), "--html", arg(&html)])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("CS              Complete, 3 of 3"));
+    let v = read_json(&json);
     let (t, n) = (v["template_nodes"].as_u64().unwrap(), v["total_nodes"].as_u64().unwrap());
     assert!(t > 20 && t < n, "{t} of {n}");
     assert_eq!(v["template_paths"].as_array().unwrap().len() as u64, t);
@@ -65,7 +58,6 @@ fn extracts_the_demo_site_and_writes_json_and_html() {
     assert!(paths.iter().any(|p| p.contains("/header")) && paths.iter().any(|p| p.contains("/footer")));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<header") && page.contains("<footer"));
-    std::fs::remove_dir_all(out).unwrap();
 }
 
 #[test]
@@ -76,11 +68,10 @@ fn finds_the_template_of_a_small_site() {
         ("c.html", page("<form><input name=q></form>")),
         ("d.html", page("<div><p>d</p><p>d</p></div>")),
     ];
-    let site = Site::new("small", &files);
-    let json = site.0.join("out.json");
-    let o = tex(&["extract", site.path(), "a.html", "--json", json.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let site = site(&files);
+    let json = site.path().join("out.json");
+    tex(&["extract", arg(site.path()), "a.html", "--json", arg(&json)]).assert().success();
+    let v = read_json(&json);
     let paths: Vec<&str> = v["template_paths"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
     assert!(paths.contains(&"/html/body/header/nav/a[4]"), "{paths:?}");
     assert!(paths.contains(&"/html/body/main") && paths.contains(&"/html/body/footer/p"));
@@ -97,26 +88,26 @@ fn bad_input_gets_one_readable_error() {
         ("style.css", "body{}".to_string()),
         ("orphan.html", page("<p>links to pages that do not exist</p>")),
     ];
-    let site = Site::new("bad", &files);
+    let site = site(&files);
+    let dir = arg(site.path());
     let cases = [
         (
-            vec!["extract", site.path(), "missing.html"],
+            vec!["extract", dir, "missing.html"],
             "The key page could not be loaded: http://site.local/missing.html was not found.",
         ),
-        (vec!["extract", site.path(), "style.css"], "is not an HTML page"),
-        (vec!["extract", site.path(), "lonely.html"], "The page has no links to other pages of the same site"),
-        (vec!["extract", site.path(), "orphan.html"], "None of the 4 linked pages could be loaded"),
+        (vec!["extract", dir, "style.css"], "is not an HTML page"),
+        (vec!["extract", dir, "lonely.html"], "The page has no links to other pages of the same site"),
+        (vec!["extract", dir, "orphan.html"], "None of the 4 linked pages could be loaded"),
         (vec!["extract", "/nonexistent/folder", "a.html"], "does not exist"),
         (vec!["extract", "www", "news/index.html", "--preset", "best"], "Unknown preset 'best'"),
-        (vec!["bench", site.path()], "is not a benchmark set"),
+        (vec!["bench", dir], "is not a benchmark set"),
     ];
     for (args, message) in cases {
-        let o = tex(&args);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        assert!(err.contains(message), "{args:?}: {err}");
-        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-        assert!(!err.contains("panicked"));
+        let one_line = predicate::function(|err: &str| err.trim().lines().count() == 1);
+        tex(&args)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(message).and(one_line).and(predicate::str::contains("panicked").not()));
     }
 }
 
@@ -129,12 +120,10 @@ fn survives_huge_and_malformed_pages() {
         ("c.html", "<html><body><header class=top><nav class=menu><a href=/a.html>A<a href=/b.html>B</a><a href=/d.html>D</nav><main class=content><p><b><i>unclosed<table><td>x</main><footer class=foot><p>f".to_string()),
         ("d.html", page("<div>d")),
     ];
-    let site = Site::new("huge", &files);
-    let o = tex(&["extract", site.path(), "a.html"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("/ 500"), "50,000-element page extracted: {}", stdout(&o));
-    let o = tex(&["extract", site.path(), "c.html"]);
-    assert!(o.status.success(), "malformed key page: {}", stderr(&o));
+    let site = site(&files);
+    // The 50,000-element page is extracted.
+    tex(&["extract", arg(site.path()), "a.html"]).assert().success().stdout(predicate::str::contains("/ 500"));
+    tex(&["extract", arg(site.path()), "c.html"]).assert().success();
 }
 
 #[test]
@@ -145,20 +134,10 @@ fn bench_scores_the_dev_set() {
         return;
     };
     let sites: Vec<String> = serde_json::from_str(&index).expect("index.json lists the sites");
-    let json = std::env::temp_dir().join(format!("tex-bench-{}.json", std::process::id()));
-    let o = tex(&[
-        "bench",
-        set.to_str().unwrap(),
-        "--preset",
-        "default",
-        "--preset",
-        "paper",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    std::fs::remove_file(json).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("bench.json");
+    tex(&["bench", arg(set), "--preset", "default", "--preset", "paper", "--json", arg(&json)]).assert().success();
+    let v = read_json(&json);
     for run in v["runs"].as_array().unwrap() {
         let scored = run["sites"].as_array().unwrap();
         let names: Vec<&str> = scored.iter().map(|s| s["site"].as_str().unwrap()).collect();

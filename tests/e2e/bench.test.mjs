@@ -194,3 +194,15 @@ test('build.sh bench: the headless command writes a report that agrees with the 
   assert.ok(report.build.commit, 'the build is named');
   assert.match(printed, /macro|current/);
 });
+
+test('build.sh bench --browser firefox: the same report from Firefox, agreeing with the CLI', () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'tex-bench-report-')), 'report.json');
+  const printed = execFileSync('node', [join(ROOT, 'scripts/bench.mjs'), SET, '--out', out, '--browser', 'firefox'], { cwd: ROOT, encoding: 'utf8' });
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  assert.equal(report.schema, 'template-extractor/bench-report/1');
+  assert.equal(report.browser.name, 'Firefox');
+  assert.equal(report.results.length, SITES.length * CONFIGS.length);
+  assert.ok(report.agreement.every((a) => a.agrees), report.notes.join(' '));
+  assert.ok(readFileSync(out.replace(/\.json$/, '.png')).length > 0, 'the results page screenshot');
+  assert.match(printed, /Firefox/);
+});

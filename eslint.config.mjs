@@ -1,0 +1,42 @@
+// ESLint 9 flat config. The extension's files are classic scripts that share
+// one global scope per page (runner.js defines what popup.js, options.js,
+// bench.js and background.js call); build scripts and e2e tests are Node ES
+// modules, whose functions handed to page.evaluate or WebDriver run in the
+// page or the extension, so browser globals are in scope there too.
+import js from '@eslint/js';
+import globals from 'globals';
+
+/** Defined by runner.js (and tex.js, the wasm-bindgen glue) for the scripts loaded after it. */
+const shared = Object.fromEntries(
+  ['api', 'storedConfig', 'inTab', 'ensureCore', 'callCore', 'wasm_bindgen'].map((name) => [name, 'readonly']),
+);
+
+export default [
+  { ignores: ['dist/', 'target/', 'test-artifacts/'] },
+  js.configs.recommended,
+  {
+    files: ['extension/**/*.js'],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'script',
+      globals: { ...globals.browser, ...globals.serviceworker, ...globals.webextensions, ...shared },
+    },
+    rules: {
+      // Top-level declarations are the shared scope itself, used by the next script.
+      'no-unused-vars': ['error', { vars: 'local', argsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'no-redeclare': ['error', { builtinGlobals: false }],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'tests/e2e/**/*.mjs', 'eslint.config.mjs'],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      // extractInTab: background.js's entry point, called inside the service worker.
+      globals: { ...globals.node, ...globals.browser, ...globals.webextensions, extractInTab: 'readonly' },
+    },
+    rules: {
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+];

@@ -1,0 +1,65 @@
+//! The project's metadata tells the truth: one version (Cargo.toml's) in
+//! every built manifest, a `rust-version` every locked dependency accepts,
+//! and the declared licence present as a file.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn json(path: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn version_number(v: &str) -> Vec<u32> {
+    v.split('.').map(|p| p.parse().unwrap()).collect()
+}
+
+#[test]
+fn cargo_toml_is_the_only_source_of_the_version() {
+    assert_eq!(json("manifest.json").get("version"), None, "build.sh stamps Cargo.toml's version into the manifest");
+    assert_eq!(json("package.json").get("version"), None, "the npm package is private and carries no version");
+}
+
+#[test]
+fn built_manifests_carry_the_cargo_version() {
+    let built: Vec<String> = ["dist/chrome/manifest.json", "dist/firefox/manifest.json"]
+        .into_iter()
+        .filter(|p| Path::new(p).is_file())
+        .map(str::to_owned)
+        .collect();
+    if built.is_empty() {
+        eprintln!("skipped: no dist/*/manifest.json yet (./build.sh builds them)");
+        return;
+    }
+    for path in built {
+        assert_eq!(json(&path)["version"], VERSION, "{path}");
+    }
+}
+
+#[test]
+fn rust_version_is_what_the_locked_dependencies_need() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo).args(["metadata", "--format-version", "1", "--locked"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ours = version_number(env!("CARGO_PKG_RUST_VERSION"));
+    let needed = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| Some((version_number(p["rust_version"].as_str()?), p["name"].as_str()?)))
+        .max()
+        .unwrap();
+    assert_eq!(ours, needed.0, "rust-version is {ours:?}; {} needs {:?}", needed.1, needed.0);
+}
+
+#[test]
+fn the_declared_licence_is_the_licence_file() {
+    let licence = std::fs::read_to_string("LICENSE").expect("a LICENSE file");
+    assert_eq!(env!("CARGO_PKG_LICENSE"), "MIT");
+    assert!(licence.starts_with("MIT License"), "LICENSE holds the MIT licence");
+    assert_eq!(json("package.json")["license"], "MIT");
+}
