@@ -50,6 +50,8 @@ pub struct Node {
     /// Raw `href` of `<a>` and `<area>` elements, resolved later against the
     /// page URL so the browser and the CLI resolve it identically.
     pub href: Option<Box<str>>,
+    /// The link says `rel="nofollow"`: the fetch policy never loads it.
+    pub nofollow: bool,
     pub parent: Option<NodeId>,
     pub children: Vec<NodeId>,
     /// Position among the parent's element children, from 0.
@@ -251,6 +253,7 @@ impl TreeBuilder {
             classes: Box::new([]),
             attributes: Box::new([]),
             href: None,
+            nofollow: false,
             parent,
             children: Vec::new(),
             child_index: 0,
@@ -283,8 +286,15 @@ impl TreeBuilder {
                     }
                 }
                 _ => {
-                    if name == "href" && matches!(&*node.tag, "a" | "area") {
-                        node.href = Some(value.trim().into());
+                    if matches!(&*node.tag, "a" | "area") {
+                        match name.as_str() {
+                            "href" => node.href = Some(value.trim().into()),
+                            "rel" => {
+                                node.nofollow =
+                                    value.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("nofollow"))
+                            }
+                            _ => {}
+                        }
                     }
                     attrs.push(name_hash(&name));
                 }

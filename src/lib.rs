@@ -12,6 +12,7 @@ pub mod dom_distance;
 pub mod equality;
 pub mod error;
 pub mod extract;
+pub mod fetch_policy;
 pub mod hyperlink;
 pub mod link_order;
 pub mod mapping;

@@ -49,7 +49,7 @@ impl FetchSource {
         let request: web_sys::Request = Request::get(url.as_str())
             .mode(RequestMode::SameOrigin)
             .redirect(RequestRedirect::Follow)
-            .credentials(RequestCredentials::SameOrigin)
+            .credentials(RequestCredentials::Omit)
             .abort_signal(Some(&signal))
             .build()
             .map_err(|e| failed(e.to_string()))?
