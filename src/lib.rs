@@ -16,6 +16,7 @@ pub mod fetch_policy;
 pub mod hyperlink;
 pub mod link_order;
 pub mod mapping;
+pub mod page_body;
 pub mod page_source;
 pub mod rtdm;
 pub mod score;
