@@ -56,6 +56,9 @@ pub struct Node {
     pub children: Vec<NodeId>,
     /// Position among the parent's element children, from 0.
     pub child_index: u32,
+    /// Position among the siblings with the same tag, from 1, or 0 when no
+    /// sibling shares the tag: the step of [`Tree::path`], numbered once.
+    pub same_tag_position: u32,
     /// Depth from the root; the root has depth 1 (a DOM path's length, Def. 2.2.8).
     pub depth: u32,
     /// Hash of the element's own text (its text children, whitespace
@@ -128,29 +131,43 @@ impl Tree {
 
     /// A readable, stable address of a node: tag and 1-based position among
     /// same-tag siblings from the root, e.g. `/html/body/div[2]/ul/li[3]`.
+    /// Costs the node's depth: positions were numbered when the tree was built.
     pub fn path(&self, id: NodeId) -> String {
         let mut steps = Vec::new();
         let mut cur = Some(id);
         while let Some(n) = cur {
             let node = self.node(n);
-            let step = match node.parent {
-                Some(p) => {
-                    let same: Vec<NodeId> =
-                        self.children(p).iter().copied().filter(|&s| self.node(s).tag == node.tag).collect();
-                    if same.len() > 1 {
-                        let pos = same.iter().position(|&s| s == n).unwrap_or(0) + 1;
-                        format!("{}[{}]", node.tag, pos)
-                    } else {
-                        node.tag.to_string()
-                    }
-                }
-                None => node.tag.to_string(),
-            };
-            steps.push(step);
+            steps.push(match node.same_tag_position {
+                0 => node.tag.to_string(),
+                k => format!("{}[{k}]", node.tag),
+            });
             cur = node.parent;
         }
         steps.reverse();
         format!("/{}", steps.join("/"))
+    }
+}
+
+/// Numbers every node among its same-tag siblings ([`Node::same_tag_position`]):
+/// one sort per child list, so O(n log n) for the whole tree.
+fn number_same_tag_siblings(nodes: &mut [Node]) {
+    for p in 0..nodes.len() {
+        if nodes[p].children.len() < 2 {
+            continue;
+        }
+        let mut kids = nodes[p].children.clone();
+        kids.sort_by(|a, b| nodes[a.index()].tag.cmp(&nodes[b.index()].tag).then(a.cmp(b)));
+        let mut start = 0;
+        while start < kids.len() {
+            let tag = &nodes[kids[start].index()].tag;
+            let end = start + kids[start..].iter().take_while(|c| &nodes[c.index()].tag == tag).count();
+            if end - start > 1 {
+                for (k, c) in kids[start..end].iter().enumerate() {
+                    nodes[c.index()].same_tag_position = k as u32 + 1;
+                }
+            }
+            start = end;
+        }
     }
 }
 
@@ -257,6 +274,7 @@ impl TreeBuilder {
             parent,
             children: Vec::new(),
             child_index: 0,
+            same_tag_position: 0,
             depth: 1,
             text: 0,
             block: 0,
@@ -339,10 +357,11 @@ impl TreeBuilder {
     }
 
     /// The finished tree, or `None` when no element was opened.
-    pub fn finish(self) -> Option<Tree> {
+    pub fn finish(mut self) -> Option<Tree> {
         if self.nodes.is_empty() {
             None
         } else {
+            number_same_tag_siblings(&mut self.nodes);
             Some(Tree { nodes: self.nodes })
         }
     }
@@ -463,6 +482,9 @@ mod tests {
         assert_eq!(t.node(t.children(divs[0])[1]).depth, 4);
         assert_eq!(t.subtree(divs[0]), 3..6);
         assert_eq!(t.path(t.children(divs[0])[1]), "/html/body/div[1]/p[2]");
+        let mixed = tree("html( body( p div p span ) )");
+        let paths: Vec<String> = (2..6).map(|i| mixed.path(NodeId(i))).collect();
+        assert_eq!(paths, ["/html/body/p[1]", "/html/body/div", "/html/body/p[2]", "/html/body/span"]);
     }
 
     #[test]
