@@ -88,9 +88,17 @@ pub struct Gold {
 #[derive(Clone, Debug)]
 pub struct Tree {
     nodes: Vec<Node>,
+    /// `href` of the first `<base>` that has one: what links resolve against.
+    base_href: Option<Box<str>>,
 }
 
 impl Tree {
+    /// The document's base URL: the first `<base href>` resolved against the
+    /// page's URL, as a browser resolves the page's links, else the page's URL.
+    pub fn base_url(&self, page_url: &url::Url) -> url::Url {
+        self.base_href.as_deref().and_then(|h| page_url.join(h).ok()).unwrap_or_else(|| page_url.clone())
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
@@ -241,6 +249,7 @@ pub struct TreeBuilder {
     stack: Vec<NodeId>,
     /// The block owner of each open element (see [`Node::block`]).
     owners: Vec<NodeId>,
+    base_href: Option<Box<str>>,
 }
 
 impl TreeBuilder {
@@ -304,6 +313,9 @@ impl TreeBuilder {
                     }
                 }
                 _ => {
+                    if name == "href" && &*node.tag == "base" && self.base_href.is_none() {
+                        self.base_href = Some(value.trim().into());
+                    }
                     if matches!(&*node.tag, "a" | "area") {
                         match name.as_str() {
                             "href" => node.href = Some(value.trim().into()),
@@ -362,7 +374,7 @@ impl TreeBuilder {
             None
         } else {
             number_same_tag_siblings(&mut self.nodes);
-            Some(Tree { nodes: self.nodes })
+            Some(Tree { nodes: self.nodes, base_href: self.base_href })
         }
     }
 }

@@ -94,17 +94,16 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let candidates: Vec<LoadedPage> =
         search.members.iter().map(|&i| loaded[i].take().expect("members loaded")).collect();
     let key_words = subtree_words(&key.tree);
-    let mappings: Vec<Mapping> = candidates
-        .iter()
-        .map(|c| {
-            let m = map_page(cfg, &key.tree, &c.tree);
-            if cfg.content.enabled {
-                keep_repeated_content(&cfg.content, &key.tree, &key_words, &c.tree, &m)
-            } else {
-                m
-            }
-        })
-        .collect();
+    let mut mappings: Vec<Mapping> = Vec::with_capacity(candidates.len());
+    for c in &candidates {
+        source.pause().await;
+        let m = map_page(cfg, &key.tree, &c.tree);
+        mappings.push(if cfg.content.enabled {
+            keep_repeated_content(&cfg.content, &key.tree, &key_words, &c.tree, &m)
+        } else {
+            m
+        });
+    }
     let template = template(cfg, &key.tree, &mappings);
     let mapped = source.now_ms();
 

@@ -88,10 +88,11 @@ pub fn is_candidate(url: &Url, page: &Url) -> bool {
 }
 
 /// getLinks (Alg. 2): the page's distinct same-origin http(s) links in
-/// document order, fragments removed, self links, non-HTML files and links
+/// document order, resolved against the document's base URL, fragments removed, self links, non-HTML files and links
 /// the fetch policy refuses dropped.
 pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
     let page = normalize(page_url);
+    let base = tree.base_url(page_url);
     let in_form = inside_form(tree);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -100,7 +101,7 @@ pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
         if href.is_empty() || href.starts_with('#') {
             continue;
         }
-        let Ok(abs) = page_url.join(href) else { continue };
+        let Ok(abs) = base.join(href) else { continue };
         let abs = normalize(&abs);
         if abs == page || !is_candidate(&abs, &page) || refusal(tree, &in_form, id, &abs).is_some() {
             continue;
@@ -161,5 +162,13 @@ mod tests {
         let key = Url::parse("http://s.org/dir/index.html").unwrap();
         let links: Vec<String> = page_links(&t, &key).iter().map(|l| l.url.to_string()).collect();
         assert_eq!(links, ["http://s.org/dir/b.html", "http://s.org/c/", "http://s.org/up.html"]);
+    }
+
+    #[test]
+    fn links_resolve_against_the_base_element() {
+        let t = tree("html( head( base[href=/docs/v2/] base[href=/other/] ) body( a[href=intro.html] a[href=/x] ) )");
+        let key = Url::parse("http://s.org/dir/index.html").unwrap();
+        let links: Vec<String> = page_links(&t, &key).iter().map(|l| l.url.to_string()).collect();
+        assert_eq!(links, ["http://s.org/docs/v2/intro.html", "http://s.org/x"]);
     }
 }

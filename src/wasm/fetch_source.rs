@@ -245,4 +245,18 @@ impl PageSource for FetchSource {
     fn now_ms(&self) -> f64 {
         self.performance.now()
     }
+
+    /// A zero-delay timer: the tab handles input and paints between two
+    /// candidates' mappings.
+    async fn pause(&self) {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let waited = web_sys::window()
+                .map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).is_ok())
+                .unwrap_or(false);
+            if !waited {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
+        });
+        let _ = JsFuture::from(promise).await;
+    }
 }
