@@ -50,10 +50,15 @@ pub struct Node {
     /// Raw `href` of `<a>` and `<area>` elements, resolved later against the
     /// page URL so the browser and the CLI resolve it identically.
     pub href: Option<Box<str>>,
+    /// The link says `rel="nofollow"`: the fetch policy never loads it.
+    pub nofollow: bool,
     pub parent: Option<NodeId>,
     pub children: Vec<NodeId>,
     /// Position among the parent's element children, from 0.
     pub child_index: u32,
+    /// Position among the siblings with the same tag, from 1, or 0 when no
+    /// sibling shares the tag: the step of [`Tree::path`], numbered once.
+    pub same_tag_position: u32,
     /// Depth from the root; the root has depth 1 (a DOM path's length, Def. 2.2.8).
     pub depth: u32,
     /// Hash of the element's own text (its text children, whitespace
@@ -83,9 +88,17 @@ pub struct Gold {
 #[derive(Clone, Debug)]
 pub struct Tree {
     nodes: Vec<Node>,
+    /// `href` of the first `<base>` that has one: what links resolve against.
+    base_href: Option<Box<str>>,
 }
 
 impl Tree {
+    /// The document's base URL: the first `<base href>` resolved against the
+    /// page's URL, as a browser resolves the page's links, else the page's URL.
+    pub fn base_url(&self, page_url: &url::Url) -> url::Url {
+        self.base_href.as_deref().and_then(|h| page_url.join(h).ok()).unwrap_or_else(|| page_url.clone())
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
@@ -126,29 +139,43 @@ impl Tree {
 
     /// A readable, stable address of a node: tag and 1-based position among
     /// same-tag siblings from the root, e.g. `/html/body/div[2]/ul/li[3]`.
+    /// Costs the node's depth: positions were numbered when the tree was built.
     pub fn path(&self, id: NodeId) -> String {
         let mut steps = Vec::new();
         let mut cur = Some(id);
         while let Some(n) = cur {
             let node = self.node(n);
-            let step = match node.parent {
-                Some(p) => {
-                    let same: Vec<NodeId> =
-                        self.children(p).iter().copied().filter(|&s| self.node(s).tag == node.tag).collect();
-                    if same.len() > 1 {
-                        let pos = same.iter().position(|&s| s == n).unwrap_or(0) + 1;
-                        format!("{}[{}]", node.tag, pos)
-                    } else {
-                        node.tag.to_string()
-                    }
-                }
-                None => node.tag.to_string(),
-            };
-            steps.push(step);
+            steps.push(match node.same_tag_position {
+                0 => node.tag.to_string(),
+                k => format!("{}[{k}]", node.tag),
+            });
             cur = node.parent;
         }
         steps.reverse();
         format!("/{}", steps.join("/"))
+    }
+}
+
+/// Numbers every node among its same-tag siblings ([`Node::same_tag_position`]):
+/// one sort per child list, so O(n log n) for the whole tree.
+fn number_same_tag_siblings(nodes: &mut [Node]) {
+    for p in 0..nodes.len() {
+        if nodes[p].children.len() < 2 {
+            continue;
+        }
+        let mut kids = nodes[p].children.clone();
+        kids.sort_by(|a, b| nodes[a.index()].tag.cmp(&nodes[b.index()].tag).then(a.cmp(b)));
+        let mut start = 0;
+        while start < kids.len() {
+            let tag = &nodes[kids[start].index()].tag;
+            let end = start + kids[start..].iter().take_while(|c| &nodes[c.index()].tag == tag).count();
+            if end - start > 1 {
+                for (k, c) in kids[start..end].iter().enumerate() {
+                    nodes[c.index()].same_tag_position = k as u32 + 1;
+                }
+            }
+            start = end;
+        }
     }
 }
 
@@ -222,6 +249,7 @@ pub struct TreeBuilder {
     stack: Vec<NodeId>,
     /// The block owner of each open element (see [`Node::block`]).
     owners: Vec<NodeId>,
+    base_href: Option<Box<str>>,
 }
 
 impl TreeBuilder {
@@ -251,9 +279,11 @@ impl TreeBuilder {
             classes: Box::new([]),
             attributes: Box::new([]),
             href: None,
+            nofollow: false,
             parent,
             children: Vec::new(),
             child_index: 0,
+            same_tag_position: 0,
             depth: 1,
             text: 0,
             block: 0,
@@ -283,8 +313,18 @@ impl TreeBuilder {
                     }
                 }
                 _ => {
-                    if name == "href" && matches!(&*node.tag, "a" | "area") {
-                        node.href = Some(value.trim().into());
+                    if name == "href" && &*node.tag == "base" && self.base_href.is_none() {
+                        self.base_href = Some(value.trim().into());
+                    }
+                    if matches!(&*node.tag, "a" | "area") {
+                        match name.as_str() {
+                            "href" => node.href = Some(value.trim().into()),
+                            "rel" => {
+                                node.nofollow =
+                                    value.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("nofollow"))
+                            }
+                            _ => {}
+                        }
                     }
                     attrs.push(name_hash(&name));
                 }
@@ -329,11 +369,12 @@ impl TreeBuilder {
     }
 
     /// The finished tree, or `None` when no element was opened.
-    pub fn finish(self) -> Option<Tree> {
+    pub fn finish(mut self) -> Option<Tree> {
         if self.nodes.is_empty() {
             None
         } else {
-            Some(Tree { nodes: self.nodes })
+            number_same_tag_siblings(&mut self.nodes);
+            Some(Tree { nodes: self.nodes, base_href: self.base_href })
         }
     }
 }
@@ -453,6 +494,9 @@ mod tests {
         assert_eq!(t.node(t.children(divs[0])[1]).depth, 4);
         assert_eq!(t.subtree(divs[0]), 3..6);
         assert_eq!(t.path(t.children(divs[0])[1]), "/html/body/div[1]/p[2]");
+        let mixed = tree("html( body( p div p span ) )");
+        let paths: Vec<String> = (2..6).map(|i| mixed.path(NodeId(i))).collect();
+        assert_eq!(paths, ["/html/body/p[1]", "/html/body/div", "/html/body/p[2]", "/html/body/span"]);
     }
 
     #[test]

@@ -24,6 +24,14 @@ pub enum LoadError {
     TooLarge { url: String, nodes: usize, limit: usize },
     #[error("{url} has no elements")]
     Empty { url: String },
+    #[error("{url} is larger than {} MB, the limit for one page", limit / (1024 * 1024))]
+    TooManyBytes { url: String, limit: usize },
+    #[error("{url} was not read: the extraction already read {} MB, its limit", limit / (1024 * 1024))]
+    BudgetSpent { url: String, limit: usize },
+    #[error("{url} is binary data, not an HTML page")]
+    Binary { url: String },
+    #[error("{url} redirects to another origin or in a loop, so it was not followed")]
+    Redirect { url: String },
 }
 
 /// Why an extraction failed as a whole.

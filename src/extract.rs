@@ -92,7 +92,7 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     }
 
     let (records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();
-    let (voters, mappings) = vote_pages(cfg, key, &search.members, &loaded);
+    let (voters, mappings) = vote_pages(cfg, source, key, &search.members, &loaded).await;
     let candidates: Vec<LoadedPage> = voters.iter().map(|&i| loaded[i].take().expect("voters loaded")).collect();
     let template = template(cfg, &key.tree, &mappings);
     let mapped = source.now_ms();
@@ -133,25 +133,30 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
 /// mapping keeps only what the page repeats in content too, and the voters
 /// are the loaded pages that share the key page's layout
 /// ([`layout_agreement::voters`]).
-fn vote_pages(
+async fn vote_pages<S: PageSource>(
     cfg: &Config,
+    source: &S,
     key_page: &LoadedPage,
     members: &[usize],
     loaded: &[Option<LoadedPage>],
 ) -> (Vec<usize>, Vec<Mapping>) {
     let key = &key_page.tree;
-    if !cfg.content.enabled {
-        let mappings = members.iter().map(|&i| map_page(cfg, key, &loaded[i].as_ref().expect("members loaded").tree));
-        return (members.to_vec(), mappings.collect());
-    }
     let key_words = subtree_words(key);
-    let mut mappings: Vec<Option<Mapping>> = loaded
-        .iter()
-        .map(|page| {
-            let page = &page.as_ref()?.tree;
-            Some(keep_repeated_content(&cfg.content, key, &key_words, page, &map_page(cfg, key, page)))
-        })
-        .collect();
+    let pool: Vec<usize> = if cfg.content.enabled { (0..loaded.len()).collect() } else { members.to_vec() };
+    let mut mappings: Vec<Option<Mapping>> = vec![None; loaded.len()];
+    for &i in &pool {
+        let Some(page) = &loaded[i] else { continue };
+        source.pause().await;
+        let m = map_page(cfg, key, &page.tree);
+        mappings[i] = Some(if cfg.content.enabled {
+            keep_repeated_content(&cfg.content, key, &key_words, &page.tree, &m)
+        } else {
+            m
+        });
+    }
+    if !cfg.content.enabled {
+        return (members.to_vec(), members.iter().map(|&i| mappings[i].take().expect("members loaded")).collect());
+    }
     let usable: Vec<usize> = (0..loaded.len()).filter(|&i| mappings[i].is_some()).collect();
     let agreements: Vec<Agreement> = usable
         .iter()

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use url::Url;
 
 use crate::dom::{NodeId, Tree};
+use crate::fetch_policy::{inside_form, refusal};
 
 /// A link as the thesis sees it: the sequence of directory words of a URL,
 /// host first, ignoring the resource name (Def. 2.2.4).
@@ -87,9 +88,12 @@ pub fn is_candidate(url: &Url, page: &Url) -> bool {
 }
 
 /// getLinks (Alg. 2): the page's distinct same-origin http(s) links in
-/// document order, fragments removed, self links and non-HTML files dropped.
+/// document order, resolved against the document's base URL, fragments removed, self links, non-HTML files and links
+/// the fetch policy refuses dropped.
 pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
     let page = normalize(page_url);
+    let base = tree.base_url(page_url);
+    let in_form = inside_form(tree);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (id, node) in tree.nodes() {
@@ -97,9 +101,9 @@ pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
         if href.is_empty() || href.starts_with('#') {
             continue;
         }
-        let Ok(abs) = page_url.join(href) else { continue };
+        let Ok(abs) = base.join(href) else { continue };
         let abs = normalize(&abs);
-        if abs == page || !is_candidate(&abs, &page) {
+        if abs == page || !is_candidate(&abs, &page) || refusal(tree, &in_form, id, &abs).is_some() {
             continue;
         }
         if seen.insert(abs.clone()) {
@@ -158,5 +162,13 @@ mod tests {
         let key = Url::parse("http://s.org/dir/index.html").unwrap();
         let links: Vec<String> = page_links(&t, &key).iter().map(|l| l.url.to_string()).collect();
         assert_eq!(links, ["http://s.org/dir/b.html", "http://s.org/c/", "http://s.org/up.html"]);
+    }
+
+    #[test]
+    fn links_resolve_against_the_base_element() {
+        let t = tree("html( head( base[href=/docs/v2/] base[href=/other/] ) body( a[href=intro.html] a[href=/x] ) )");
+        let key = Url::parse("http://s.org/dir/index.html").unwrap();
+        let links: Vec<String> = page_links(&t, &key).iter().map(|l| l.url.to_string()).collect();
+        assert_eq!(links, ["http://s.org/docs/v2/intro.html", "http://s.org/x"]);
     }
 }

@@ -64,9 +64,9 @@ pub fn map_siblings(cfg: &Config, t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[Nod
     let total = s1.len().saturating_mul(s2.len());
     let band = if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
     for (i, &a) in s1.iter().enumerate() {
-        let centre = if s1.len() > 1 { i * (s2.len().saturating_sub(1)) / (s1.len() - 1) } else { 0 };
+        let centre = proportional(i, s1.len(), s2.len());
         let lo = centre.saturating_sub(band / 2);
-        let hi = (lo + band).min(s2.len());
+        let hi = lo.saturating_add(band).min(s2.len());
         for (j, &b) in s2.iter().enumerate().take(hi).skip(lo) {
             if t1.node(a).tag != t2.node(b).tag {
                 continue;
@@ -96,6 +96,17 @@ pub fn map_siblings(cfg: &Config, t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[Nod
         used2[j as usize] = true;
     }
     accepted.into_iter().map(|(i, j)| (s1[i as usize], s2[j as usize])).collect()
+}
+
+/// Position in a list of `to` items proportional to position `i` of `from`.
+/// Computed in 64 bits: `i * (to - 1)` overflows a 32-bit `usize` (wasm32)
+/// from about 65,536 siblings on.
+fn proportional(i: usize, from: usize, to: usize) -> usize {
+    if from > 1 {
+        (i as u64 * (to.saturating_sub(1)) as u64 / (from - 1) as u64) as usize
+    } else {
+        0
+    }
 }
 
 /// ETDM(T1, T2): the roots are mapped when their tags are equal (both are
@@ -150,6 +161,13 @@ mod tests {
         assert_eq!(crossed.len(), 3, "only one of the two swapped divs can map in order");
         cfg.preserve_order = false;
         assert_eq!(etdm(&cfg, &key, &other).len(), 4);
+    }
+
+    #[test]
+    fn proportional_position_does_not_overflow_32_bits() {
+        assert_eq!(proportional(99_999, 100_000, 100_000), 99_999);
+        assert_eq!(proportional(70_000, 100_001, 100_001), 70_000);
+        assert_eq!(proportional(3, 1, 10), 0);
     }
 
     #[test]

@@ -26,6 +26,13 @@ pub trait PageSource {
 
     /// Milliseconds since an arbitrary origin.
     fn now_ms(&self) -> f64;
+
+    /// Called between long steps of an extraction: in a browser it lets the
+    /// event loop run (the page stays responsive, timers and progress fire);
+    /// natively there is nothing to wait for.
+    fn pause(&self) -> impl Future<Output = ()> {
+        std::future::ready(())
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use url::Url;
 
 use crate::error::LoadError;
 use crate::html::{parse, snapshot};
+use crate::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
 use crate::page_source::{LoadedPage, PageSource};
 
 /// The origin every site folder is mounted at.
@@ -20,11 +21,19 @@ pub struct SiteFolder {
     origin: Url,
     max_nodes: usize,
     clock: Instant,
+    /// The extension's byte limits, per page and per run of this source.
+    budget: ByteBudget,
 }
 
 impl SiteFolder {
     pub fn new(root: impl Into<PathBuf>, max_nodes: usize) -> Self {
-        Self { root: root.into(), origin: Url::parse(ORIGIN).expect("valid origin"), max_nodes, clock: Instant::now() }
+        Self {
+            root: root.into(),
+            origin: Url::parse(ORIGIN).expect("valid origin"),
+            max_nodes,
+            clock: Instant::now(),
+            budget: ByteBudget::default(),
+        }
     }
 
     /// The URL of a file given relative to the root.
@@ -59,6 +68,41 @@ impl SiteFolder {
     }
 }
 
+/// The file's bytes, refused past [`MAX_PAGE_BYTES`] without reading more
+/// than that, and taken from the run's budget.
+fn read_limited(file: &Path, url: &Url, budget: &ByteBudget) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    let unreadable = |e: std::io::Error| LoadError::Unreadable { url: url.to_string(), reason: e.to_string() };
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_PAGE_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(unreadable)?;
+    budget.take(url.as_str(), 0, bytes.len())?;
+    Ok(bytes)
+}
+
+impl SiteFolder {
+    /// The decoded text of the page at `url`, read under the same rules as
+    /// a candidate (the CLI writes the key page's template from it).
+    pub fn text(&self, url: &Url) -> Result<String, LoadError> {
+        self.read(url, None)
+    }
+
+    fn read(&self, url: &Url, budget: Option<&ByteBudget>) -> Result<String, LoadError> {
+        let file = self.file_of(url).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
+        if !file.is_file() {
+            return Err(LoadError::NotFound(url.to_string()));
+        }
+        let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        if !matches!(ext.as_str(), "html" | "htm" | "xhtml") {
+            return Err(LoadError::NotHtml { url: url.to_string(), content_type: format!("a .{ext} file") });
+        }
+        let bytes = read_limited(&file, url, budget.unwrap_or(&ByteBudget::default()))?;
+        check_text(url.as_str(), &bytes)?;
+        Ok(decode(&bytes, None))
+    }
+}
+
 fn percent_decode(s: &str) -> String {
     percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
@@ -69,18 +113,8 @@ fn ms(since: Instant) -> f64 {
 
 impl PageSource for SiteFolder {
     async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
-        let file = self.file_of(url).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
         let t0 = Instant::now();
-        if !file.is_file() {
-            return Err(LoadError::NotFound(url.to_string()));
-        }
-        let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-        if !matches!(ext.as_str(), "html" | "htm" | "xhtml") {
-            return Err(LoadError::NotHtml { url: url.to_string(), content_type: format!("a .{ext} file") });
-        }
-        let bytes =
-            std::fs::read(&file).map_err(|e| LoadError::Unreadable { url: url.to_string(), reason: e.to_string() })?;
-        let source = String::from_utf8_lossy(&bytes);
+        let source = self.read(url, Some(&self.budget))?;
         let fetch_ms = ms(t0);
         let t1 = Instant::now();
         let doc = parse(&source);
@@ -144,5 +178,24 @@ mod tests {
         let s = SiteFolder::new(d.path(), 20);
         let r = futures::executor::block_on(s.load(&s.url_of("big.html")));
         assert!(matches!(r, Err(LoadError::TooLarge { nodes: 53, limit: 20, .. })), "{r:?}");
+    }
+
+    #[test]
+    fn refuses_huge_and_binary_pages_and_decodes_legacy_charsets() {
+        let d = site();
+        std::fs::write(d.path().join("huge.html"), vec![b'a'; MAX_PAGE_BYTES + 1]).unwrap();
+        std::fs::write(d.path().join("gzip.html"), [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0]).unwrap();
+        let (cp1251, _, _) = encoding_rs::WINDOWS_1251.encode("<meta charset=windows-1251><p>Привет</p>");
+        std::fs::write(d.path().join("ru.html"), &cp1251).unwrap();
+        let s = SiteFolder::new(d.path(), 1000);
+        let load = |u: &str| futures::executor::block_on(s.load(&s.url_of(u)));
+        assert!(matches!(load("huge.html"), Err(LoadError::TooManyBytes { .. })));
+        assert!(matches!(load("gzip.html"), Err(LoadError::Binary { .. })));
+        let ru = load("ru.html").unwrap();
+        let p = ru.tree.nodes().find(|(_, n)| &*n.tag == "p").unwrap().1;
+        let mut b = crate::dom::TreeBuilder::new();
+        b.open("p", []);
+        b.text("Привет");
+        assert_eq!(p.text, b.finish().unwrap().node(crate::dom::NodeId::ROOT).text, "decoded as windows-1251");
     }
 }

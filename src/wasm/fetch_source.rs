@@ -2,15 +2,28 @@
 //! browser's own parser, so a candidate's snapshot is the tree the browser
 //! would build for it. gloo-net builds the requests and reads the responses'
 //! status and headers; the fetch and body promises are awaited here.
+//!
+//! Safety rules (README, "Limits and fetch policy"): no credentials are
+//! sent, no request leaves the origin, a body is read as a stream and
+//! dropped at the byte limits of [`crate::page_body`], binary data is
+//! refused before parsing, and text is decoded with the page's charset.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use gloo_net::http::{Request, Response};
 use url::{Origin, Url};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, DomParser, Performance, RequestCredentials, RequestMode, RequestRedirect, SupportedType};
+use web_sys::{
+    AbortController, DomParser, Performance, ReadableStreamDefaultReader, RequestCredentials, RequestMode,
+    RequestRedirect, ResponseType, SupportedType,
+};
 
 use super::live_dom;
 use crate::error::LoadError;
+use crate::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
 use crate::page_source::{LoadedPage, PageSource};
 
 /// Loads same-origin pages with gloo-net. `on_loaded` hears of every
@@ -20,7 +33,54 @@ pub struct FetchSource {
     timeout_ms: u32,
     max_nodes: usize,
     performance: Performance,
+    budget: ByteBudget,
     on_loaded: Box<dyn Fn()>,
+}
+
+/// How often the timeout's clock ticks, in milliseconds.
+const TICK_MS: i32 = 100;
+
+/// A request's timeout that counts only time the page's event loop was free.
+/// While the core keeps the main thread busy (parsing or mapping other
+/// pages), an answer that already arrived cannot be read, so that time must
+/// not count against the server: each tick credits at most two tick lengths,
+/// however late it runs.
+struct Deadline {
+    controller: AbortController,
+    expired: Rc<Cell<bool>>,
+    interval: i32,
+    _tick: Closure<dyn FnMut()>,
+}
+
+impl Deadline {
+    fn start(timeout_ms: u32, performance: Performance) -> Result<Self, JsValue> {
+        let controller = AbortController::new()?;
+        let expired = Rc::new(Cell::new(false));
+        let (abort, flag) = (controller.clone(), expired.clone());
+        let mut last = performance.now();
+        let mut credited = 0.0;
+        let tick = Closure::<dyn FnMut()>::new(move || {
+            let now = performance.now();
+            credited += (now - last).min(2.0 * f64::from(TICK_MS));
+            last = now;
+            if credited >= f64::from(timeout_ms) && !flag.get() {
+                flag.set(true);
+                abort.abort();
+            }
+        });
+        let window = web_sys::window().ok_or("this script has no window")?;
+        let interval =
+            window.set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), TICK_MS)?;
+        Ok(Self { controller, expired, interval, _tick: tick })
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            window.clear_interval_with_handle(self.interval);
+        }
+    }
 }
 
 impl FetchSource {
@@ -31,31 +91,45 @@ impl FetchSource {
         performance: Performance,
         on_loaded: Box<dyn Fn()>,
     ) -> Self {
-        Self { origin, timeout_ms, max_nodes, performance, on_loaded }
+        Self { origin, timeout_ms, max_nodes, performance, budget: ByteBudget::default(), on_loaded }
     }
 
-    /// The body of an HTML page at `url`. `same-origin` mode makes the
-    /// browser refuse, before sending anything, a redirect to another origin:
-    /// no request ever leaves the page's origin.
+    fn request(&self, url: &Url, redirect: RequestRedirect, deadline: &Deadline) -> Result<web_sys::Request, String> {
+        Ok(Request::get(url.as_str())
+            .mode(RequestMode::SameOrigin)
+            .redirect(redirect)
+            .credentials(RequestCredentials::Omit)
+            .abort_signal(Some(&deadline.controller.signal()))
+            .build()
+            .map_err(|e| e.to_string())?
+            .into())
+    }
+
+    /// The decoded body of an HTML page at `url`. `same-origin` mode makes
+    /// the browser refuse, before sending anything, a redirect to another
+    /// origin: no request ever leaves the page's origin. `omit` sends no
+    /// cookies or HTTP authentication, so a fetch never acts as the user.
     async fn fetch_html(&self, url: &Url) -> Result<String, LoadError> {
-        let signal = AbortSignal::timeout_with_u32(self.timeout_ms);
+        let deadline = Deadline::start(self.timeout_ms, self.performance.clone())
+            .map_err(|e| LoadError::Unreadable { url: url.to_string(), reason: reason(&e) })?;
         let failed = |reason: String| {
-            if signal.aborted() {
+            if deadline.expired.get() {
                 LoadError::Timeout { url: url.to_string(), timeout_ms: self.timeout_ms }
             } else {
                 LoadError::Unreadable { url: url.to_string(), reason }
             }
         };
-        let request: web_sys::Request = Request::get(url.as_str())
-            .mode(RequestMode::SameOrigin)
-            .redirect(RequestRedirect::Follow)
-            .credentials(RequestCredentials::SameOrigin)
-            .abort_signal(Some(&signal))
-            .build()
-            .map_err(|e| failed(e.to_string()))?
-            .into();
         let window = web_sys::window().ok_or_else(|| failed("this script has no window".into()))?;
-        let fetched = settle(window.fetch_with_request(&request)).await.map_err(failed)?;
+        let request = self.request(url, RequestRedirect::Follow, &deadline).map_err(failed)?;
+        let fetched = match settle(window.fetch_with_request(&request)).await {
+            Ok(fetched) => fetched,
+            Err(e) => {
+                if !deadline.expired.get() && self.redirects(&window, url, &deadline).await {
+                    return Err(LoadError::Redirect { url: url.to_string() });
+                }
+                return Err(failed(e));
+            }
+        };
         let response = Response::from(fetched.unchecked_into::<web_sys::Response>());
         let landed = Url::parse(&response.url()).map(|u| u.origin() == self.origin).unwrap_or(false);
         if !landed {
@@ -72,8 +146,51 @@ impl FetchSource {
             let content_type = if content_type.is_empty() { "no content type".to_string() } else { content_type };
             return Err(LoadError::NotHtml { url: url.to_string(), content_type });
         }
-        let body = web_sys::Response::from(response).text().map_err(|e| failed(reason(&e)))?;
-        Ok(settle(body).await.map_err(failed)?.as_string().unwrap_or_default())
+        let declared: Option<usize> = response.headers().get("content-length").and_then(|l| l.trim().parse().ok());
+        if declared.is_some_and(|length| length > MAX_PAGE_BYTES) {
+            return Err(LoadError::TooManyBytes { url: url.to_string(), limit: MAX_PAGE_BYTES });
+        }
+        let body = self.read_body(url, web_sys::Response::from(response)).await.map_err(|e| match e {
+            Read::Refused(e) => e,
+            Read::Failed(r) => failed(r),
+        })?;
+        check_text(url.as_str(), &body)?;
+        Ok(decode(&body, Some(&content_type)))
+    }
+
+    /// Whether `url` answers with a redirect: asked after a fetch failed
+    /// without a status, because same-origin mode reports a redirect to
+    /// another origin or a redirect loop only as a network error.
+    async fn redirects(&self, window: &web_sys::Window, url: &Url, deadline: &Deadline) -> bool {
+        let Ok(request) = self.request(url, RequestRedirect::Manual, deadline) else { return false };
+        match settle(window.fetch_with_request(&request)).await {
+            Ok(r) => r.unchecked_into::<web_sys::Response>().type_() == ResponseType::Opaqueredirect,
+            Err(_) => false,
+        }
+    }
+
+    /// The body's bytes, read chunk by chunk and cancelled as soon as a byte
+    /// limit is passed, so a huge page or a gzip bomb is never held whole.
+    async fn read_body(&self, url: &Url, response: web_sys::Response) -> Result<Vec<u8>, Read> {
+        let Some(stream) = response.body() else { return Ok(Vec::new()) };
+        let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+        let mut body = Vec::new();
+        loop {
+            let chunk = settle(reader.read()).await.map_err(Read::Failed)?;
+            let done = js_sys::Reflect::get(&chunk, &"done".into()).map(|d| d.is_truthy()).unwrap_or(true);
+            if done {
+                return Ok(body);
+            }
+            let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(|e| Read::Failed(reason(&e)))?;
+            let bytes = js_sys::Uint8Array::new(&value);
+            if let Err(e) = self.budget.take(url.as_str(), body.len(), bytes.length() as usize) {
+                let _ = reader.cancel();
+                return Err(Read::Refused(e));
+            }
+            let at = body.len();
+            body.resize(at + bytes.length() as usize, 0);
+            bytes.copy_to(&mut body[at..]);
+        }
     }
 
     async fn load_page(&self, url: &Url) -> Result<LoadedPage, LoadError> {
@@ -95,6 +212,12 @@ impl FetchSource {
         }
         Ok(LoadedPage { url: url.clone(), tree, fetch_ms: t1 - t0, parse_ms: t2 - t1, snapshot_ms: t3 - t2 })
     }
+}
+
+/// Why reading a body stopped: a limit (its own sentence) or the network.
+enum Read {
+    Refused(LoadError),
+    Failed(String),
 }
 
 /// Awaits a promise, turning a rejection into its message. gloo-net's own
@@ -121,5 +244,19 @@ impl PageSource for FetchSource {
 
     fn now_ms(&self) -> f64 {
         self.performance.now()
+    }
+
+    /// A zero-delay timer: the tab handles input and paints between two
+    /// candidates' mappings.
+    async fn pause(&self) {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let waited = web_sys::window()
+                .map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).is_ok())
+                .unwrap_or(false);
+            if !waited {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
+        });
+        let _ = JsFuture::from(promise).await;
     }
 }

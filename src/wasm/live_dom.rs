@@ -5,14 +5,33 @@
 //! the walk: that shared numbering is how a template computed by the core
 //! is found again on live nodes.
 
+use std::sync::OnceLock;
+
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlTemplateElement, Node};
 
-use crate::dom::{Tree, TreeBuilder};
+use crate::dom::{Tree, TreeBuilder, OWN_ATTRIBUTE_PREFIX};
 
-/// Elements the extension adds to a page (its view stylesheet) carry this
-/// attribute; every walk skips them so indexes never shift.
-pub const OWN_ELEMENT: &str = "data-tex-own";
+/// A random word drawn once per load of the core in a page: every attribute
+/// the extension sets is `data-tex-<word>-<kind>`, a name no page can have
+/// chosen, so a page's own `data-tex-*` attributes and elements are never
+/// read, removed or skipped as ours.
+fn namespace() -> &'static str {
+    static WORD: OnceLock<String> = OnceLock::new();
+    WORD.get_or_init(|| {
+        let draw = || (js_sys::Math::random() * 2f64.powi(52)) as u64;
+        format!("{:x}{:x}", draw(), draw())
+    })
+}
+
+/// The attribute name of one kind of our marks (`own`, `template`, `hidden`…).
+pub fn mark(kind: &str) -> String {
+    format!("{OWN_ATTRIBUTE_PREFIX}{}-{kind}", namespace())
+}
+
+/// Elements the extension adds to a page (its view stylesheet) carry
+/// `mark(OWN)`; every walk skips them so indexes never shift.
+pub const OWN: &str = "own";
 
 /// The snapshot of the subtree rooted at `root`, with the live elements in
 /// the snapshot's order, or `None` when `root` is one of our own elements.
@@ -32,7 +51,8 @@ pub fn elements(root: &Element) -> Vec<Element> {
 /// the HTML parser never leaves two side by side.
 fn walk(root: &Element, mut builder: Option<&mut TreeBuilder>) -> Vec<Element> {
     let mut elements = Vec::new();
-    if root.has_attribute(OWN_ELEMENT) {
+    let own = mark(OWN);
+    if root.has_attribute(&own) {
         return elements;
     }
     let mut text = String::new();
@@ -52,7 +72,7 @@ fn walk(root: &Element, mut builder: Option<&mut TreeBuilder>) -> Vec<Element> {
         match node.node_type() {
             Node::ELEMENT_NODE => {
                 let element: Element = node.unchecked_into();
-                if element.has_attribute(OWN_ELEMENT) {
+                if element.has_attribute(&own) {
                     continue;
                 }
                 if let Some(b) = builder.as_deref_mut() {

@@ -4,8 +4,8 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element};
 
-use super::live_dom::{self, OWN_ELEMENT};
-use super::view::{hidden_roots, View, HIDDEN_MARK, TEMPLATE_MARK};
+use super::live_dom::{self, mark, OWN};
+use super::view::{hidden_roots, remove_marks, View};
 use crate::dom::Tree;
 
 /// `<!DOCTYPE html>` and the template view's copy of the page, with a
@@ -20,16 +20,15 @@ pub fn template_html(doc: &Document, tree: &Tree, template: &[bool], page_url: &
     if elements.len() != tree.len() {
         return Err("The page changed since the extraction; extract the template again.".into());
     }
-    let own = copy.query_selector_all(&format!("[{OWN_ELEMENT}]"))?;
+    let own = copy.query_selector_all(&format!("[{}]", mark(OWN)))?;
     for i in 0..own.length() {
         if let Some(node) = own.item(i) {
             node.parent_node().ok_or("detached")?.remove_child(&node)?;
         }
     }
+    remove_marks(&elements)?;
     let hidden = hidden_roots(tree, template, View::Template);
     for (element, hide) in elements.iter().zip(hidden) {
-        element.remove_attribute(TEMPLATE_MARK)?;
-        element.remove_attribute(HIDDEN_MARK)?;
         if hide {
             element.remove();
         }

@@ -1,30 +1,40 @@
 //! The views of a page after an extraction: the toolbar's three, plus the
-//! check view of a benchmark page. Only marker attributes and one injected
-//! stylesheet change the page; the original view removes both, so the
-//! document returns byte for byte to what it was.
+//! check view of a benchmark page. Only mark attributes in our own namespace
+//! ([`mark`]) and one injected stylesheet change the page; the original view
+//! removes both, so the document returns byte for byte to what it was.
 
 use wasm_bindgen::JsValue;
 use web_sys::{Document, Element};
 
-use super::live_dom::OWN_ELEMENT;
+use super::live_dom::{mark, OWN};
 use crate::dom::{NodeId, Tree};
 use crate::score::{disagreement, gold_template};
 
 /// Set on every template element while a view other than the original shows.
-pub const TEMPLATE_MARK: &str = "data-tex-template";
+pub const TEMPLATE: &str = "template";
 /// Set on the roots of the subtrees a view hides.
-pub const HIDDEN_MARK: &str = "data-tex-hidden";
+pub const HIDDEN: &str = "hidden";
 /// Check view: roots of gold template subtrees the extraction missed.
-pub const MISS_MARK: &str = "data-tex-miss";
+pub const MISS: &str = "miss";
 /// Check view: roots of retrieved subtrees the gold says are not template.
-pub const FALSE_HIT_MARK: &str = "data-tex-false-hit";
-const MARKS: [&str; 4] = [TEMPLATE_MARK, HIDDEN_MARK, MISS_MARK, FALSE_HIT_MARK];
+pub const FALSE_HIT: &str = "false-hit";
+/// Every kind of mark a view sets on the page's elements, as given to [`mark`].
+const KINDS: [&str; 4] = [TEMPLATE, HIDDEN, MISS, FALSE_HIT];
 
-const HIDE_RULE: &str = "[data-tex-hidden]{display:none!important}";
+fn hide_rule() -> String {
+    format!("[{}]{{display:none!important}}", mark(HIDDEN))
+}
+
 /// Two colours a reader tells apart (also with red-green colour blindness):
 /// misses dashed orange, false hits solid blue.
-const CHECK_RULES: &str = "[data-tex-miss]{outline:3px dashed #e66100!important;outline-offset:-2px}\
-                           [data-tex-false-hit]{outline:3px solid #1a5fb4!important;outline-offset:-2px}";
+fn check_rules() -> String {
+    format!(
+        "[{}]{{outline:3px dashed #e66100!important;outline-offset:-2px}}\
+         [{}]{{outline:3px solid #1a5fb4!important;outline-offset:-2px}}",
+        mark(MISS),
+        mark(FALSE_HIT)
+    )
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -70,24 +80,26 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
         return Ok(());
     }
     let mut marks = Vec::new();
-    let mut rules = HIDE_RULE.to_string();
+    let mut rules = hide_rule();
     if view == View::Check {
         let gold = gold_template(tree);
         let shown: Vec<bool> = template.iter().zip(&gold).map(|(t, g)| *t || *g).collect();
-        marks.extend(flagged(&hidden_roots(tree, &shown, View::Template), HIDDEN_MARK));
+        marks.extend(flagged(&hidden_roots(tree, &shown, View::Template), HIDDEN));
         let wrong = disagreement(tree, template);
-        marks.extend(wrong.misses.iter().map(|id| (id.index(), MISS_MARK)));
-        marks.extend(wrong.false_hits.iter().map(|id| (id.index(), FALSE_HIT_MARK)));
-        rules.push_str(CHECK_RULES);
+        marks.extend(wrong.misses.iter().map(|id| (id.index(), MISS)));
+        marks.extend(wrong.false_hits.iter().map(|id| (id.index(), FALSE_HIT)));
+        rules.push_str(&check_rules());
     } else {
-        marks.extend(flagged(&hidden_roots(tree, template, view), HIDDEN_MARK));
+        marks.extend(flagged(&hidden_roots(tree, template, view), HIDDEN));
     }
-    marks.extend(flagged(template, TEMPLATE_MARK));
-    for (i, mark) in marks {
-        elements[i].set_attribute(mark, "")?;
+    marks.extend(flagged(template, TEMPLATE));
+    let names: Vec<(&str, String)> = KINDS.iter().map(|&k| (k, mark(k))).collect();
+    for (i, kind) in marks {
+        let name = &names.iter().find(|(k, _)| *k == kind).expect("a known kind").1;
+        elements[i].set_attribute(name, "")?;
     }
     let style = doc.create_element("style")?;
-    style.set_attribute(OWN_ELEMENT, "")?;
+    style.set_attribute(&mark(OWN), "")?;
     style.set_text_content(Some(&rules));
     match doc.head() {
         Some(head) => head.append_child(&style)?,
@@ -101,19 +113,38 @@ fn flagged(flags: &[bool], mark: &'static str) -> Vec<(usize, &'static str)> {
     flags.iter().enumerate().filter(|(_, f)| **f).map(|(i, _)| (i, mark)).collect()
 }
 
-/// Removes every marker and our stylesheet.
+/// Removes every mark and our stylesheet, and nothing else: only attributes
+/// and elements in our namespace are touched. Marks are looked for on the
+/// snapshot's elements and anywhere in the document, so copies the page made
+/// of marked elements (a header cloned on scroll) lose them too.
 pub fn restore(doc: &Document, elements: &[Element]) -> Result<(), JsValue> {
-    for element in elements {
-        for mark in MARKS {
-            element.remove_attribute(mark)?;
+    remove_marks(elements)?;
+    for kind in KINDS {
+        let name = mark(kind);
+        let copies = doc.query_selector_all(&format!("[{name}]"))?;
+        for i in 0..copies.length() {
+            if let Some(element) = copies.item(i).and_then(|n| wasm_bindgen::JsCast::dyn_into::<Element>(n).ok()) {
+                element.remove_attribute(&name)?;
+            }
         }
     }
-    let own = doc.query_selector_all(&format!("[{OWN_ELEMENT}]"))?;
+    let own = doc.query_selector_all(&format!("[{}]", mark(OWN)))?;
     for i in 0..own.length() {
         if let Some(node) = own.item(i) {
             if let Some(parent) = node.parent_node() {
                 parent.remove_child(&node)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Removes our marks from `elements`.
+pub fn remove_marks(elements: &[Element]) -> Result<(), JsValue> {
+    for kind in KINDS {
+        let name = mark(kind);
+        for element in elements {
+            element.remove_attribute(&name)?;
         }
     }
     Ok(())

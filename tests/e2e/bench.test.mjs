@@ -41,16 +41,24 @@ function checkReport(report) {
   }
 }
 
+/** Runs in the page: whether the check view outlined a miss (marks are data-tex-<random word>-<kind>). */
+function hasMissMark() {
+  return [...document.querySelectorAll('*')].some((e) => [...e.attributes].some((a) => /^data-tex-[0-9a-z]+-miss$/.test(a.name)));
+}
+
 /** Runs in the check view: what is outlined and what is hidden, against the gold marks. */
 function probeCheckView() {
-  const all = [...document.body.querySelectorAll('*')].filter((e) => !e.closest('[data-tex-own]'));
+  const ns = [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes])
+    .map((a) => /^(data-tex-[0-9a-z]+-)miss$/.exec(a.name)).find(Boolean)[1];
+  const has = (e, kind) => e.hasAttribute(ns + kind);
+  const all = [...document.body.querySelectorAll('*')].filter((e) => !e.closest(`[${ns}own]`));
   const outline = (e) => getComputedStyle(e).outlineStyle;
   const gold = (e) => !e.closest('.notTemplate');
   return {
-    misses: all.filter((e) => e.hasAttribute('data-tex-miss')).map((e) => ({ gold: gold(e), retrieved: e.hasAttribute('data-tex-template'), shown: e.checkVisibility(), outline: outline(e) })),
-    falseHits: all.filter((e) => e.hasAttribute('data-tex-false-hit')).map((e) => ({ gold: gold(e), retrieved: e.hasAttribute('data-tex-template'), shown: e.checkVisibility(), outline: outline(e) })),
-    hiddenButNeeded: all.filter((e) => e.closest('[data-tex-hidden]') && (gold(e) || e.hasAttribute('data-tex-template'))).length,
-    shownNeither: all.filter((e) => !e.closest('[data-tex-hidden]') && !gold(e) && !e.hasAttribute('data-tex-template')).length,
+    misses: all.filter((e) => has(e, 'miss')).map((e) => ({ gold: gold(e), retrieved: has(e, 'template'), shown: e.checkVisibility(), outline: outline(e) })),
+    falseHits: all.filter((e) => has(e, 'false-hit')).map((e) => ({ gold: gold(e), retrieved: has(e, 'template'), shown: e.checkVisibility(), outline: outline(e) })),
+    hiddenButNeeded: all.filter((e) => e.closest(`[${ns}hidden]`) && (gold(e) || has(e, 'template'))).length,
+    shownNeither: all.filter((e) => !e.closest(`[${ns}hidden]`) && !gold(e) && !has(e, 'template')).length,
   };
 }
 
@@ -114,7 +122,7 @@ describe('Chromium', () => {
       browser.context.waitForEvent('page'),
       bench.click('tr[data-site="alpha"][data-config="current"] a.check'),
     ]);
-    await check.waitForSelector('[data-tex-miss]');
+    await check.waitForFunction(hasMissMark);
     checkCheckView(await check.evaluate(probeCheckView), row);
     await check.screenshot({ path: join(ARTIFACTS, 'chromium-check-view.png'), fullPage: true });
     await Promise.all([check.close(), bench.close(), popup.close(), key.close()]);
@@ -176,7 +184,7 @@ describe('Firefox', () => {
     await ff.click('tr[data-site="alpha"][data-config="current"] a.check');
     const check = await waitUntil(async () => (await ff.handles()).find((h) => !listed.has(h)));
     await ff.switchTo(check);
-    await ff.waitFor('[data-tex-miss]');
+    await waitUntil(() => ff.execute(hasMissMark));
     checkCheckView(await ff.execute(probeCheckView), row);
     await ff.screenshot(join(ARTIFACTS, 'firefox-check-view.png'));
     for (const h of [check, bench, popup, key]) await ff.closeTab(h);

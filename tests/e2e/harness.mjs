@@ -45,16 +45,22 @@ export function nativeExtraction() {
 
 /** Runs in the page: what the views did, element by element in snapshot order. */
 export function probePage() {
+  // Our marks are data-tex-<random word>-<kind>: find the word on any marked element.
+  let ns = 'data-tex-none-';
+  for (const e of document.querySelectorAll('*')) {
+    const mark = [...e.attributes].map((a) => /^(data-tex-[0-9a-z]+-)(own|template|hidden)$/.exec(a.name)).find(Boolean);
+    if (mark) { ns = mark[1]; break; }
+  }
   const all = [document.documentElement, ...document.documentElement.querySelectorAll('*')]
-    .filter((e) => !e.closest('[data-tex-own]'));
-  const hiddenBy = (e) => e.closest('[data-tex-hidden]') !== null;
+    .filter((e) => !e.closest(`[${ns}own]`));
+  const hiddenBy = (e) => e.closest(`[${ns}hidden]`) !== null;
   return {
     count: all.length,
-    template: all.flatMap((e, i) => (e.hasAttribute('data-tex-template') ? [i] : [])),
-    hiddenRoots: all.flatMap((e, i) => (e.hasAttribute('data-tex-hidden') ? [i] : [])),
+    template: all.flatMap((e, i) => (e.hasAttribute(`${ns}template`) ? [i] : [])),
+    hiddenRoots: all.flatMap((e, i) => (e.hasAttribute(`${ns}hidden`) ? [i] : [])),
     hidden: all.flatMap((e, i) => (hiddenBy(e) ? [i] : [])),
     rendered: all.flatMap((e, i) => (e.checkVisibility?.() ?? true ? [i] : [])),
-    ownStyles: document.querySelectorAll('style[data-tex-own]').length,
+    ownStyles: document.querySelectorAll(`style[${ns}own]`).length,
   };
 }
 
@@ -160,7 +166,7 @@ export function assertFetchRules(assert, report, { elsewhere }) {
     '/loads/a.html': 'ok',
     '/loads/slow.html': 'timeout',
     '/loads/data': 'not_html',
-    '/loads/away': 'unreadable',
+    '/loads/away': 'redirect',
     '/loads/missing.html': 'not_found',
     '/loads/moved': 'ok',
   });

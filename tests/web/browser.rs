@@ -16,7 +16,11 @@ use web_sys::{Document, DomParser, HtmlIFrameElement, SupportedType};
 
 use template_extractor::dom::{NodeId, Tree};
 use template_extractor::wasm::live_dom;
-use template_extractor::wasm::view::{self, View, HIDDEN_MARK, TEMPLATE_MARK};
+use template_extractor::config::Config;
+use template_extractor::dom::TreeBuilder;
+use template_extractor::mapping::etdm;
+use template_extractor::wasm::live_dom::{mark, OWN};
+use template_extractor::wasm::view::{self, View, HIDDEN, TEMPLATE};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -62,16 +66,16 @@ fn views_mark_hide_and_restore_exactly() {
     let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
 
     view::show(&doc, &tree, &elements, &template, View::Template).unwrap();
-    let hidden: Vec<usize> = (0..tree.len()).filter(|&i| elements[i].has_attribute(HIDDEN_MARK)).collect();
+    let hidden: Vec<usize> = (0..tree.len()).filter(|&i| elements[i].has_attribute(&mark(HIDDEN))).collect();
     assert_eq!(hidden, vec![main.index()], "the template view hides the content root only");
-    assert!((0..tree.len()).all(|i| elements[i].has_attribute(TEMPLATE_MARK) == template[i]));
-    assert_eq!(doc.query_selector_all("style[data-tex-own]").unwrap().length(), 1);
+    assert!((0..tree.len()).all(|i| elements[i].has_attribute(&mark(TEMPLATE)) == template[i]));
+    assert_eq!(doc.query_selector_all(&format!("style[{}]", mark(OWN))).unwrap().length(), 1);
     let (again, _) = live_dom::snapshot(&root).unwrap();
     assert_eq!(describe(&again), describe(&tree), "marks and our stylesheet are invisible to the snapshot");
 
     view::show(&doc, &tree, &elements, &template, View::Content).unwrap();
     let hidden: Vec<NodeId> =
-        (0..tree.len()).filter(|&i| elements[i].has_attribute(HIDDEN_MARK)).map(|i| NodeId(i as u32)).collect();
+        (0..tree.len()).filter(|&i| elements[i].has_attribute(&mark(HIDDEN))).map(|i| NodeId(i as u32)).collect();
     assert!(!hidden.is_empty());
     for id in &hidden {
         assert!(template[id.index()] && !tree.subtree(*id).contains(&main.index()));
@@ -79,4 +83,81 @@ fn views_mark_hide_and_restore_exactly() {
 
     view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
     assert_eq!(root.outer_html(), before, "the original view restores the document byte for byte");
+}
+
+/// Template: everything but the `<main>` subtree of `tree`.
+fn all_but_main(tree: &Tree) -> Vec<bool> {
+    let main = tree.nodes().find(|(_, n)| &*n.tag == "main").map(|(id, _)| id).unwrap();
+    let content = tree.subtree(main);
+    (0..tree.len()).map(|i| !content.contains(&i)).collect()
+}
+
+/// A page that names its own attributes and elements like ours keeps them:
+/// our marks live in a namespace of their own.
+#[wasm_bindgen_test]
+fn a_page_using_data_tex_names_keeps_its_own_attributes_and_elements() {
+    let doc = parsed(
+        "<html><head><title>t</title></head><body>\
+         <header data-tex-template=\"mine\" data-tex-hidden=\"1\"><nav data-tex-own=\"x\">menu</nav></header>\
+         <main><p data-tex-template>text</p><aside data-tex-own>side</aside></main>\
+         <footer data-tex-false-hit=\"f\">foot</footer></body></html>",
+    );
+    let root = doc.document_element().unwrap();
+    let before = root.outer_html();
+    let (tree, elements) = live_dom::snapshot(&root).unwrap();
+    assert_eq!(tree.len(), 10, "elements the page marked data-tex-own are part of its snapshot");
+    let template = all_but_main(&tree);
+    for v in [View::Template, View::Content, View::Template] {
+        view::show(&doc, &tree, &elements, &template, v).unwrap();
+    }
+    let nav = doc.query_selector("nav").unwrap().unwrap();
+    assert_eq!(nav.get_attribute("data-tex-own").as_deref(), Some("x"), "the page's attribute is never ours");
+    view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
+    assert_eq!(root.outer_html(), before, "every element and attribute value of the page is back");
+}
+
+/// A page that clones marked elements (a sticky header copied on scroll)
+/// gets copies without our marks when the original view returns.
+#[wasm_bindgen_test]
+fn restore_removes_our_marks_from_copies_the_page_made() {
+    let doc = parsed(FIXTURES[2].1);
+    let root = doc.document_element().unwrap();
+    let before = root.outer_html();
+    let (tree, elements) = live_dom::snapshot(&root).unwrap();
+    let template = all_but_main(&tree);
+    view::show(&doc, &tree, &elements, &template, View::Template).unwrap();
+    let body = doc.body().unwrap();
+    let copy: web_sys::Element = body.first_element_child().unwrap().clone_node_with_deep(true).unwrap().dyn_into().unwrap();
+    assert!(copy.has_attribute(&mark(TEMPLATE)), "the copy carries our mark while the view shows");
+    body.append_child(&copy).unwrap();
+    view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
+    let ours = format!("{}-", mark("x").trim_end_matches("-x"));
+    let all = root.query_selector_all("*").unwrap();
+    for i in 0..all.length() {
+        let e: web_sys::Element = all.item(i).unwrap().dyn_into().unwrap();
+        let names = e.get_attribute_names();
+        for n in 0..names.length() {
+            let name = names.get(n).as_string().unwrap();
+            assert!(!name.starts_with(&ours), "<{}> kept our {name}", e.local_name());
+        }
+    }
+    copy.remove();
+    assert_eq!(root.outer_html(), before);
+}
+
+/// 100,000 identical siblings map completely onto themselves on wasm32 too:
+/// the band's centre `i * (len - 1)` once overflowed a 32-bit usize.
+#[wasm_bindgen_test]
+fn a_hundred_thousand_siblings_map_completely_on_wasm32() {
+    let mut b = TreeBuilder::new();
+    b.open("html", []);
+    b.open("body", []);
+    b.open("ul", []);
+    for _ in 0..100_000 {
+        b.open("li", []);
+        b.close();
+    }
+    let tree = b.finish().unwrap();
+    let cfg = Config { max_nodes: 200_000, ..Config::default() };
+    assert_eq!(etdm(&cfg, &tree, &tree).len(), tree.len());
 }
