@@ -81,7 +81,9 @@ globalThis.texPageView ??= (() => {
       box.append(p);
     } else {
       const s = state.summary;
-      box.append(el('p', { textContent: t('badgeFound', Math.round(100 * s.template_nodes / Math.max(1, s.total_nodes))) }));
+      const pct = Math.round((100 * s.template_nodes) / Math.max(1, s.total_nodes));
+      const line = state.view === 'template' || state.view === 'content' ? t(`badge_${state.view}`) : t('badgeFound', pct);
+      box.append(el('p', { textContent: line }));
       const group = el('div', { className: 'views' });
       group.setAttribute('role', 'group');
       group.setAttribute('aria-label', t('viewLabel'));
@@ -112,9 +114,16 @@ globalThis.texPageView ??= (() => {
     addEventListener('resize', onResize);
   }
 
-  /** The content regions cloned into one readable column, without scripts or frames. */
+  /**
+   * The content regions of the body cloned into one readable column, without
+   * scripts or frames, and without the stray words a template holds (the current menu
+   * item, a breadcrumb's last step): fewer than three words and no media.
+   */
   function reader(root) {
-    const clones = Array.from(glue.regions('content')).map((region) => {
+    const readable = (region) => (region.textContent.trim().split(/\s+/).length >= 3
+      || region.querySelector?.('img, picture, video, svg, table, h1, h2, h3') || /^(IMG|PICTURE|VIDEO|SVG|TABLE|H[1-3])$/.test(region.tagName));
+    const inBody = (region) => document.body?.contains(region) && region !== document.body;
+    const clones = Array.from(glue.regions('content')).filter((r) => inBody(r) && readable(r)).map((region) => {
       const copy = region.cloneNode(true);
       for (const drop of copy.querySelectorAll('script, iframe, object, embed')) drop.remove();
       copy.removeAttribute?.('id');

@@ -92,8 +92,9 @@ async function run(method, ...args) {
 /** Shows the page's extraction state; keeps polling while it runs. */
 async function display(state) {
   const running = state.status === 'running';
-  show('cancel', running);
+  // Focus must not drop to <body> when Cancel disappears.
   if (!running && document.activeElement === $('cancel')) $('extract').focus();
+  show('cancel', running);
   if (running) {
     show('error', false);
     show('summary', false);

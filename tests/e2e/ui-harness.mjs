@@ -74,6 +74,8 @@ export async function firefoxInLocale(ff, locale) {
   if (!available.includes(locale)) return false;
   await ff.call('POST', '/moz/addon/install', { path: automationCopy('firefox'), temporary: true });
   await sleep(500);
+  // Reinstalling closed the extension's tabs, perhaps the current one.
+  await ff.switchTo((await ff.handles())[0]);
   return true;
 }
 
