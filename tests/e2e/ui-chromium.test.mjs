@@ -4,7 +4,7 @@
 // dark mode, Spanish, and axe with zero violations. Screenshots of every
 // state go to test-artifacts/ui/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -122,14 +122,16 @@ test('three-way view control: state in the popup (aria-pressed) and on the page 
       assert.ok(layer.reader.width >= 500, `the reading column is wide (${layer.reader.width} px)`);
       assert.ok(layer.reader.widest >= 400, `the content is no longer squeezed into a side column (${layer.reader.widest} px)`);
     }
-    await page.screenshot({ path: join(SHOTS, `page-${view}.png`) });
+    await page.screenshot({ path: join(SHOTS, `page-${view}.png`), caret: 'initial' });
   }
   // The page's own badge switches the view too, and the popup follows.
   await page.click('tex-view >> .views button:has-text("Template")');
   await popup.waitForSelector('#view[data-view="template"]');
   await chooseView(popup, 'original');
   assert.equal(await page.evaluate(pageLayerProbe), null, 'the original view draws nothing on the page');
-  assert.ok((await page.evaluate(() => document.documentElement.outerHTML)) === before, 'the page is exactly as before');
+  const restored = await page.evaluate(() => document.documentElement.outerHTML);
+  if (restored !== before) writeFileSync(join(SHOTS, 'restored.html'), restored);
+  assert.ok(restored === before, 'the page is exactly as before (see ui/restored.html)');
   await Promise.all([page.close(), popup.close()]);
 });
 
@@ -162,7 +164,7 @@ describe('dark mode', () => {
       await popup.click('#extract');
       await popup.waitForSelector('#summary:not([hidden])');
       await popup.screenshot({ path: join(SHOTS, `popup-result-${scheme}.png`) });
-      await page.screenshot({ path: join(SHOTS, `page-outlined-${scheme}.png`) });
+      await page.screenshot({ path: join(SHOTS, `page-outlined-${scheme}.png`), caret: 'initial' });
       await pages[1].click('#advanced summary');
       await pages[1].screenshot({ path: join(SHOTS, `options-${scheme}.png`), fullPage: true });
       await Promise.all([page.close(), ...pages.map((p) => p.close())]);
@@ -216,7 +218,7 @@ test('content and template views on every dev site: screenshots kept as artifact
       } else {
         for (const view of ['template', 'content']) {
           await chooseView(popup, view);
-          await page.screenshot({ path: join(SHOTS, `dev-${s.id}-${view}.png`) });
+          await page.screenshot({ path: join(SHOTS, `dev-${s.id}-${view}.png`), caret: 'initial' });
         }
         const { reader } = await page.evaluate(pageLayerProbe);
         assert.ok(reader.widest >= 300 || reader.widest === 0, `${s.id}: content laid out in the column (${reader.widest} px)`);
