@@ -53,6 +53,8 @@ ensure_build_tools() {
 
 ensure_browsers() {
   apt_install chromium chromium-driver firefox-esr
+  # Translations of the browsers' own UI, for the tests in Spanish.
+  apt_install chromium-l10n firefox-esr-l10n-es-es
   command -v geckodriver >/dev/null || [ -x "$HOME/.cargo/bin/geckodriver" ] || { log "cargo install geckodriver"; cargo install geckodriver; }
 }
 

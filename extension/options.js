@@ -40,16 +40,17 @@ function build() {
       el('label', { htmlFor: input.id, textContent: t(`preset_${name}`) }),
       el('span', { className: 'help muted', id: `preset-${name}-help`, textContent: t(`presetHelp_${name}`) })));
   }
-  for (const f of FIELDS) {
+  FIELDS.forEach((f, i) => {
     const id = `field-${f.name.replace('.', '-')}`;
     const input = f.options
       ? el('select', { name: f.name, id }, ...f.options.map((o) => el('option', { value: o, textContent: t(`algo_${o}`) })))
       : el('input', { type: 'number', name: f.name, id, min: f.min, max: f.max, step: f.step, required: true });
-    input.setAttribute('aria-describedby', `${id}-help`);
+    // Fields that share a help text (the four weights) show it once, after the last of them.
+    input.setAttribute('aria-describedby', `help-${f.help}`);
     input.addEventListener('input', () => { check(f, input); $('preset-custom').checked = true; });
-    $('fields').append(el('label', { className: 'field', htmlFor: id, textContent: t(f.label) }), input,
-      el('p', { className: 'help muted', id: `${id}-help`, textContent: t(f.help) }));
-  }
+    $('fields').append(el('label', { className: 'field', htmlFor: id, textContent: t(f.label) }), input);
+    if (FIELDS[i + 1]?.help !== f.help) $('fields').append(el('p', { className: 'help muted', id: `help-${f.help}`, textContent: t(f.help) }));
+  });
 }
 
 /** Marks a field out of its range; returns the sentence saying so, or null. */

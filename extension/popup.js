@@ -95,6 +95,8 @@ async function display(state) {
   // Focus must not drop to <body> when Cancel disappears.
   if (!running && document.activeElement === $('cancel')) $('extract').focus();
   show('cancel', running);
+  // Not `disabled`: a disabled button drops keyboard focus to <body>.
+  $('extract').setAttribute('aria-disabled', String(running));
   if (running) {
     show('error', false);
     show('summary', false);
@@ -121,6 +123,7 @@ async function display(state) {
 }
 
 async function extract() {
+  if ($('extract').getAttribute('aria-disabled') === 'true') return;
   // Hidden at once, so nobody reads the previous result as this one's.
   show('error', false);
   show('summary', false);

@@ -82,6 +82,7 @@ test('the first thing the popup says is plain words; nodes, subdigraph, votes an
   assert.match(visible, /Compared with \d+ other pages of the site in [\d.]+ (ms|s)\./);
   assert.equal(await popup.evaluate(() => document.activeElement?.id), 'extract', 'focus stays on Extract');
   await popup.screenshot({ path: join(SHOTS, 'popup-result.png') });
+  await popup.setViewportSize({ width: 364, height: 600 });
   await popup.click('#details summary');
   const details = await popup.evaluate(() => document.getElementById('details').innerText);
   for (const word of ['nodes', 'subdigraph', 'votes needed', 'Mapping and votes']) assert.ok(details.includes(word), `Details hold "${word}"`);
