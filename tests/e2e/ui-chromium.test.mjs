@@ -136,6 +136,33 @@ test('three-way view control: state in the popup (aria-pressed) and on the page 
   await Promise.all([page.close(), popup.close()]);
 });
 
+test('shortcut / context-menu path: nothing stored, a failure said in one sentence on the button and on the page', async () => {
+  const expected = nativeExtraction();
+  const run = (url) => browser.context.serviceWorkers()[0].evaluate(async (u) => {
+    const [tab] = await chrome.tabs.query({ url: u });
+    const sentence = await extractInTab(tab);
+    return {
+      sentence,
+      badge: await chrome.action.getBadgeText({ tabId: tab.id }),
+      title: await chrome.action.getTitle({ tabId: tab.id }),
+      stored: await chrome.storage.session.get(null),
+    };
+  }, url);
+  const failing = await browser.context.newPage();
+  await failing.goto(`${fixtures.origin}/no-links/index.html`);
+  const sentence = 'The page has no links to other pages of the same site, so there is nothing to compare it with.';
+  assert.deepEqual(await run(failing.url()), { sentence, badge: '!', title: sentence, stored: {} });
+  assert.match((await failing.evaluate(pageLayerProbe)).badge, new RegExp(sentence.replace(/[.,]/g, '.')), 'the page says it too');
+
+  const page = await browser.context.newPage();
+  await page.goto(site.origin + KEY_PAGE);
+  const done = await run(page.url());
+  const pct = Math.round((100 * expected.template_nodes) / expected.total_nodes);
+  assert.deepEqual(done, { sentence: `Template found: ${pct} % of this page is the site's template.`, badge: 'T', title: done.sentence, stored: {} });
+  assert.equal((await page.evaluate(pageLayerProbe)).pressed.Template, 'true', 'the page shows the template view and says so');
+  await Promise.all([failing.close(), page.close()]);
+});
+
 test('a restricted page is diagnosed when the popup opens, before any click', async () => {
   const { page, popup } = await openWithPopup(browser, 'chrome://version/');
   assert.equal((await popupState(popup)).error,
