@@ -104,7 +104,6 @@ if (!globalThis.texCore) {
             changed();
             value = state;
             break;
-          case 'currentView': value = core.current_view() ?? null; break;
           case 'templateHtml': value = core.template_html(); break;
           default: throw new Error(`unknown method ${method}`);
         }

@@ -126,7 +126,8 @@ globalThis.texPageView ??= (() => {
     const clones = Array.from(glue.regions('content')).filter((r) => inBody(r) && readable(r)).map((region) => {
       const copy = region.cloneNode(true);
       for (const drop of copy.querySelectorAll('script, iframe, object, embed')) drop.remove();
-      copy.removeAttribute?.('id');
+      // Ids stay unique in the page (labels, anchors and the page's scripts find the originals).
+      for (const e of [copy, ...copy.querySelectorAll('[id]')]) e.removeAttribute?.('id');
       return copy;
     });
     host.append(el('div', { className: READER }, el('style', { textContent: READER_STYLE }), ...clones));

@@ -106,24 +106,9 @@ fn sentence(e: ExtractError) -> JsValue {
     reject(Failure::from(&e))
 }
 
-/// Why `address` cannot be analysed, as one sentence, or `None` when it can:
-/// the popup asks before it tries to reach a page at all.
-#[wasm_bindgen]
-pub fn restricted_reason(address: &str) -> Option<String> {
-    match Url::parse(address) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") => None,
-        _ => Some(ExtractError::Restricted(address.to_string()).to_string()),
-    }
-}
-
-/// The core's default configuration as JSON, for the options page.
-#[wasm_bindgen]
-pub fn default_config() -> String {
-    serde_json::to_string(&Config::default()).expect("the config serialises")
-}
-
 /// A named preset of the core (`default`, `paper`, `intersection`, `rtdm`)
-/// as JSON, or `None` for an unknown name: Check benchmarks runs them side by side.
+/// as JSON, or `None` for an unknown name: the options page offers them and
+/// Check benchmarks runs them side by side.
 #[wasm_bindgen]
 pub fn preset_config(name: &str) -> Option<String> {
     Config::preset(name).map(|cfg| serde_json::to_string(&cfg).expect("the config serialises"))
@@ -137,25 +122,9 @@ pub fn macro_average_of(scores_json: &str) -> Result<JsValue, JsValue> {
     to_js(&macro_average(&scores))
 }
 
-/// Why a (possibly partial) configuration cannot run, as one sentence, or
-/// `None` when it can: the options page refuses to store a broken one.
-#[wasm_bindgen]
-pub fn config_problem(config_json: &str) -> Option<String> {
-    match serde_json::from_str::<Config>(config_json) {
-        Ok(cfg) => cfg.validate().err().map(|e| e.to_string()),
-        Err(e) => Some(ExtractError::Config(e.to_string()).to_string()),
-    }
-}
-
-/// Stops the running extraction: loads not yet answered are dropped and
-/// `extract` rejects with the "cancelled" sentence.
-#[wasm_bindgen]
-pub fn cancel() {
-    cancel::request();
-}
-
-/// `config_problem` as `{message, key, args}`, so the options page can say it
-/// in the browser's language; `None` when the configuration can run.
+/// Why a (possibly partial) configuration cannot run, as `{message, key,
+/// args}` (one sentence in the browser's language), or `None` when it can:
+/// the options page refuses to store a broken one.
 #[wasm_bindgen]
 pub fn config_failure(config_json: &str) -> Option<JsValue> {
     let problem = match serde_json::from_str::<Config>(config_json) {
@@ -241,19 +210,6 @@ pub fn set_view(name: &str) -> Result<String, JsValue> {
         l.view = view;
         Ok(view.name().to_string())
     })
-}
-
-/// Moves to the next view of the cycle; resolves to the view shown.
-#[wasm_bindgen]
-pub fn toggle_view() -> Result<String, JsValue> {
-    let next = with_last(|_, l| Ok(l.view.next()))?;
-    set_view(next.name())
-}
-
-/// The view shown now, or `None` before any extraction.
-#[wasm_bindgen]
-pub fn current_view() -> Option<String> {
-    LAST.with_borrow(|last| last.as_ref().map(|l| l.view.name().to_string()))
 }
 
 /// The template of the last extraction as a standalone HTML document.
