@@ -134,6 +134,13 @@ pub fn config_failure(config_json: &str) -> Option<JsValue> {
     Some(sentence(problem))
 }
 
+/// Stops the running extraction: loads not yet answered are dropped and
+/// `extract` rejects with the "cancelled" sentence.
+#[wasm_bindgen]
+pub fn cancel() {
+    cancel::request();
+}
+
 /// Extracts the template of the page this script runs in, leaving the page in
 /// its original view. `config_json` is a (possibly partial) core `Config`;
 /// `progress` is called with `{phase, loaded, planned}`. Resolves to the
