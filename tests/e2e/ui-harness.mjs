@@ -2,7 +2,7 @@
 // firefox.mjs and harness.mjs only: choosing a view in the popup, reading the
 // extraction state the page holds, axe-core runs, and browsers started in
 // another language.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -72,7 +72,9 @@ export async function firefoxInLocale(ff, locale) {
   });
   await ff.call('POST', '/moz/context', { context: 'content' });
   if (!available.includes(locale)) return false;
-  await ff.call('POST', '/moz/addon/install', { path: automationCopy('firefox'), temporary: true });
+  const copy = automationCopy('firefox');
+  process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
+  await ff.call('POST', '/moz/addon/install', { path: copy, temporary: true });
   await sleep(500);
   // Reinstalling closed the extension's tabs, perhaps the current one.
   await ff.switchTo((await ff.handles())[0]);
