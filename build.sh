@@ -4,6 +4,8 @@
 #   ./build.sh demo     build, serve www/ on 127.0.0.1, run the extension in headless
 #                       Chromium on /news/index.html, print the summary, write screenshots
 #   ./build.sh test     native tests, wasm-bindgen tests, Chromium and Firefox e2e tests
+#   ./build.sh package  build, web-ext lint, then the two store zips and the source
+#                       archive for review in dist/store/ (see BUILDING.md)
 #   ./build.sh serve-bench SET_DIR [PORT_BASE]
 #                       serves every site of a benchmark set on its own 127.0.0.1 port
 #                       (8700, 8701, ...); the index is at /__tex_index.json on each
@@ -51,6 +53,8 @@ ensure_build_tools() {
 
 ensure_browsers() {
   apt_install chromium chromium-driver firefox-esr
+  # Translations of the browsers' own UI, for the tests in Spanish.
+  apt_install chromium-l10n firefox-esr-l10n-es-es
   command -v geckodriver >/dev/null || [ -x "$HOME/.cargo/bin/geckodriver" ] || { log "cargo install geckodriver"; cargo install geckodriver; }
 }
 
@@ -75,6 +79,11 @@ build() {
   "$BIN/wasm2js" -O3 "$PKG/lowered.wasm" -o "$PKG/asm.mjs"
   node scripts/wasm2js-classic.mjs "$PKG/asm.mjs" "$PKG/tex_asm.js"
 
+  # Icons at every size from one SVG.
+  apt_install librsvg2-bin
+  mkdir -p "$PKG/icons"
+  for size in 16 32 48 96 128; do rsvg-convert -w $size -h $size extension/icons/icon.svg -o "$PKG/icons/icon-$size.png"; done
+
   local commit; commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
   git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
   printf '{"commit":"%s","wasm_bindgen":"%s","rustc":"%s","built":"%s"}\n' "$commit" "$WASM_BINDGEN_VERSION" \
@@ -84,7 +93,9 @@ build() {
     local out=dist/$browser
     rm -rf "$out" && mkdir -p "$out"
     cp -r extension/. "$out/"
-    cp manifest.json "$PKG/tex.js" "$PKG/tex_bg.wasm" "$PKG/tex_asm.js" "$PKG/build-info.json" "$out/"
+    cp "$PKG/tex.js" "$PKG/tex_bg.wasm" "$PKG/tex_asm.js" "$PKG/build-info.json" "$out/"
+    cp "$PKG"/icons/*.png "$out/icons/"
+    node scripts/manifest.mjs "$browser" "$out"
     rm -f "dist/template-extractor-$browser.zip"
     (cd "$out" && python3 -m zipfile -c "../template-extractor-$browser.zip" $(ls -A))
   done
@@ -135,11 +146,27 @@ wasm_tests() {
   (cd tests/web && env "${env[@]}" GECKODRIVER="$gecko" cargo test --target "$TARGET" --test browser)
 }
 
+package() {
+  build
+  local store=dist/store version; version=$(node -p "require('./dist/firefox/manifest.json').version")
+  rm -rf "$store" && mkdir -p "$store"
+  log "web-ext lint (Firefox build)"
+  "$BIN/web-ext" lint --source-dir dist/firefox --self-hosted=false --warnings-as-errors
+  log "store zips"
+  "$BIN/web-ext" build --source-dir dist/firefox --artifacts-dir "$store" --filename "template-extractor-firefox-$version.zip" --overwrite-dest
+  (cd dist/chrome && python3 -m zipfile -c "../store/template-extractor-chrome-$version.zip" $(ls -A))
+  log "source archive for review (git archive of HEAD)"
+  git diff --quiet HEAD || log "warning: uncommitted changes are not in the source archive"
+  git archive --format=zip --prefix="template-extractor-$version/" -o "$store/template-extractor-source-$version.zip" HEAD
+  log "wrote $(ls "$store" | tr '\n' ' ')"
+}
+
 case "${1:-build}" in
   build) build ;;
   demo) demo ;;
   test) run_tests ;;
+  package) package ;;
   serve-bench) shift; serve_bench "$@" ;;
   bench) shift; bench "$@" ;;
-  *) echo "usage: $0 [build|demo|test|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [build|demo|test|package|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE]]" >&2; exit 2 ;;
 esac

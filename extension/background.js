@@ -1,36 +1,63 @@
 // Keyboard shortcut and context-menu entry: extract without the popup, then
-// show the template view and keep the summary for the popup to display.
+// show the template view. The extraction and its report stay in the page
+// (content.js); only the toolbar badge and its one-sentence title are set
+// here, so nothing large is ever stored and every failure is said.
 'use strict';
 
-if (typeof importScripts === 'function') importScripts('runner.js');
+if (typeof importScripts === 'function') importScripts('runner.js', 'i18n.js');
 
 const MENU_ID = 'tex-extract';
 
 api.runtime.onInstalled.addListener(() => {
-  api.contextMenus.create({ id: MENU_ID, title: 'Extract template', contexts: ['page'] });
+  api.contextMenus.create({ id: MENU_ID, title: texI18n.t('menuExtract'), contexts: ['page'] });
 });
 
+async function mark(tabId, text, title) {
+  await api.action.setBadgeText({ tabId, text });
+  await api.action.setTitle({ tabId, title });
+}
+
+/** Extracts in `tab`; resolves to the one sentence shown as the toolbar button's title. */
 async function extractInTab(tab) {
-  if (!tab?.id || !/^https?:/.test(tab.url ?? '')) return;
-  const answer = await callCore(tab.id, 'extract', await storedConfig());
-  if (!answer?.ok) {
-    await api.action.setBadgeText({ tabId: tab.id, text: '!' });
-    await api.action.setTitle({ tabId: tab.id, title: answer?.error ?? 'Template Extractor' });
-    return;
+  if (!tab?.id) return null;
+  if (!/^https?:/.test(tab.url ?? 'http:')) {
+    const sentence = texI18n.t('errorRestricted', tab.url);
+    await mark(tab.id, '!', sentence);
+    return sentence;
   }
-  await api.storage.session?.set({ [`report:${tab.id}`]: answer.value });
-  await callCore(tab.id, 'setView', 'template');
+  let answer;
+  try {
+    answer = await callCore(tab.id, 'extract', await storedConfig());
+  } catch (e) {
+    answer = { ok: false, error: texI18n.t('errorInjection', e?.message ?? e) };
+  }
+  if (!answer?.ok) {
+    const sentence = answer?.error ?? texI18n.t('errorNoAnswer');
+    await mark(tab.id, '!', sentence);
+    return sentence;
+  }
+  const view = await callCore(tab.id, 'setView', 'template');
+  if (!view?.ok) {
+    await mark(tab.id, '!', view?.error ?? texI18n.t('errorNoAnswer'));
+    return view?.error;
+  }
   const { template_nodes: t, total_nodes: n } = answer.value;
-  await api.action.setBadgeText({ tabId: tab.id, text: 'T' });
-  await api.action.setTitle({ tabId: tab.id, title: `Template: ${t} of ${n} nodes` });
+  const sentence = texI18n.t('actionTitleDone', Math.round((100 * t) / Math.max(1, n)));
+  await mark(tab.id, 'T', sentence);
+  return sentence;
+}
+
+/** Anything unexpected still ends as a sentence on the toolbar button. */
+function run(tab) {
+  extractInTab(tab).catch((e) => tab?.id && mark(tab.id, '!', texI18n.t('errorPlain', String(e?.message ?? e))));
 }
 
 api.contextMenus.onClicked.addListener((info, tab) => {
-  if (info.menuItemId === MENU_ID) extractInTab(tab).catch(console.error);
+  if (info.menuItemId === MENU_ID) run(tab);
 });
 
 api.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'extract-template') return;
   const target = tab ?? (await api.tabs.query({ active: true, currentWindow: true }))[0];
-  extractInTab(target).catch(console.error);
+  run(target);
 });

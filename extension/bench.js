@@ -5,6 +5,8 @@
 // extraction, the scoring and the averages are the core's.
 'use strict';
 
+const { t, localize } = texI18n;
+
 const $ = (id) => document.getElementById(id);
 const SCHEMA = 'template-extractor/bench-report/1';
 /** Where `./build.sh serve-bench` puts the index (its first port). */
@@ -35,7 +37,7 @@ function fail(sentence) {
 async function configFor(name) {
   if (name === 'current') return storedConfig();
   const json = wasm_bindgen.preset_config(name);
-  if (!json) throw new Error(`There is no configuration called “${name}”.`);
+  if (!json) throw new Error(t('benchNoConfig', name));
   return JSON.parse(json);
 }
 
@@ -44,11 +46,11 @@ async function readIndex(url) {
   try {
     response = await fetch(url, { cache: 'no-store' });
   } catch {
-    throw new Error(`The index ${url} could not be reached: is ./build.sh serve-bench running?`);
+    throw new Error(t('benchIndexUnreachable', url));
   }
-  if (!response.ok) throw new Error(`The index ${url} answered ${response.status} ${response.statusText}.`);
+  if (!response.ok) throw new Error(t('benchIndexHttp', url, `${response.status} ${response.statusText}`.trim()));
   const index = await response.json().catch(() => null);
-  if (!Array.isArray(index?.sites) || index.sites.length === 0) throw new Error(`${url} is not the index of a benchmark set.`);
+  if (!Array.isArray(index?.sites) || index.sites.length === 0) throw new Error(t('benchNotIndex', url));
   return index;
 }
 
@@ -67,7 +69,7 @@ function askAccess(indexUrl) {
 async function checkAccess(sites) {
   const origins = [...new Set(sites.map((s) => hostPattern(s.key_url)))];
   if (!(await api.permissions.contains({ origins }))) {
-    throw new Error(`Check benchmarks needs access to ${origins.join(' and ')} to run in the sites' tabs.`);
+    throw new Error(t('benchNeedsAccess', origins.join(', ')));
   }
 }
 
@@ -79,7 +81,7 @@ async function openLoaded(url, active) {
     if (tab.status === 'complete' && tab.url && tab.url !== 'about:blank') return tab;
   }
   await api.tabs.remove(id).catch(() => {});
-  throw new Error(`${url} did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s.`);
+  throw new Error(t('benchLoadTimeout', url, LOAD_TIMEOUT_MS / 1000));
 }
 
 async function browserInfo() {
@@ -103,8 +105,8 @@ async function buildInfo() {
 function toRow(site, config, answer) {
   const row = { site: site.id, config, key_url: site.key_url };
   const r = answer?.ok ? answer.value : null;
-  const error = !r ? (answer?.error ?? 'The page did not answer.')
-    : !r.check ? 'The key page carries no notTemplate marks, so it cannot be scored.' : null;
+  const error = !r ? (answer?.error ?? t('errorNoAnswer'))
+    : !r.check ? t('benchNoGold') : null;
   if (error) {
     for (const f of [...SCORE_FIELDS, 'misses', 'false_hits', 'loads', 'fetched', 'cs_size', 'fetch_ms', 'parse_ms',
       'snapshot_ms', 'mapping_ms', 'total_ms']) row[f] = 0;
@@ -146,7 +148,7 @@ function addRow(row, firstOfSite) {
     tr.append(...[row.nodes, row.gold, row.retrieved, pct(row.recall), pct(row.precision), pct(row.f1), row.loads,
       `${row.cs_size} ${row.cs_kind}`, ms(row.fetch_ms), ms(row.parse_ms), ms(row.snapshot_ms), ms(row.mapping_ms),
       ms(row.total_ms)].map((v) => cell(String(v))));
-    const link = Object.assign(document.createElement('a'), { href: row.key_url, textContent: 'Check view', className: 'check' });
+    const link = Object.assign(document.createElement('a'), { href: row.key_url, textContent: t('benchCheckView'), className: 'check' });
     link.title = `${row.misses} missed and ${row.false_hits} falsely retrieved blocks`;
     link.addEventListener('click', (e) => { e.preventDefault(); openCheckView(row).catch((err) => fail(String(err.message ?? err))); });
     const td = cell('');
@@ -160,9 +162,9 @@ function showAverages(averages) {
   $('results').tFoot.replaceChildren(...averages.map((a) => {
     const tr = document.createElement('tr');
     tr.dataset.config = a.config;
-    tr.append(cell('macro average'), cell(a.config), cell(''), cell(''), cell(''), cell(pct(a.recall)),
+    tr.append(cell(t('benchMacroAverage')), cell(a.config), cell(''), cell(''), cell(''), cell(pct(a.recall)),
       cell(pct(a.precision)), cell(pct(a.f1)), cell(a.mean_loads.toFixed(1)), cell(''), cell(''), cell(''), cell(''),
-      cell(''), cell(ms(a.mean_total_ms)), cell(`${a.sites} sites`));
+      cell(''), cell(ms(a.mean_total_ms)), cell(t('benchSites', a.sites)));
     return tr;
   }));
 }
@@ -171,9 +173,9 @@ function showAverages(averages) {
 async function openCheckView(row) {
   const tab = await openLoaded(row.key_url, true);
   const answer = await callCore(tab.id, 'extract', report.configs[row.config]);
-  if (!answer?.ok) throw new Error(answer?.error ?? 'The page did not answer.');
+  if (!answer?.ok) throw new Error(answer?.error ?? t('errorNoAnswer'));
   const shown = await callCore(tab.id, 'setView', 'check');
-  if (!shown?.ok) throw new Error(shown?.error ?? 'The page did not answer.');
+  if (!shown?.ok) throw new Error(shown?.error ?? t('errorNoAnswer'));
 }
 
 async function run(indexUrl, names) {
@@ -183,8 +185,8 @@ async function run(indexUrl, names) {
   $('results').tBodies[0].replaceChildren();
   $('results').tFoot.replaceChildren();
   try {
-    if (names.length === 0) throw new Error('Choose at least one configuration.');
-    say('Reading the index…');
+    if (names.length === 0) throw new Error(t('benchChooseConfig'));
+    say(t('benchReadingIndex'));
     const index = await readIndex(indexUrl);
     await checkAccess(index.sites);
     const configs = {};
@@ -194,12 +196,12 @@ async function run(indexUrl, names) {
       browser: await browserInfo(), build: await buildInfo(), configs, results: [], averages: [], notes: [],
     };
     for (const [i, site] of index.sites.entries()) {
-      say(`${site.id} (${i + 1} of ${index.sites.length}): opening the key page…`);
+      say(t('benchOpening', site.id, i + 1, index.sites.length));
       let tab = null;
       const loadError = await openLoaded(site.key_url, false).then((t) => { tab = t; return null; }, (e) => String(e.message ?? e));
       try {
         for (const [k, name] of names.entries()) {
-          say(`${site.id} (${i + 1} of ${index.sites.length}): ${name}…`);
+          say(t('benchRunning', site.id, i + 1, index.sites.length, name));
           busy = { tabId: tab?.id, label: `${site.id} (${i + 1} of ${index.sites.length}): ${name}` };
           const answer = loadError ? { ok: false, error: loadError }
             : await callCore(tab.id, 'extract', configs[name]).catch((e) => ({ ok: false, error: String(e.message ?? e) }));
@@ -215,7 +217,7 @@ async function run(indexUrl, names) {
     report.averages = names.map((n) => average(n, report.results.filter((r) => r.config === n)));
     report.finished = new Date().toISOString();
     showAverages(report.averages);
-    say(`Done: ${index.sites.length} sites × ${names.length} configurations.`);
+    say(t('benchDone', index.sites.length, names.length));
     $('export-csv').disabled = false;
     $('export-json').disabled = false;
     globalThis.texBenchReport = report; // read by build.sh bench and the e2e tests
@@ -244,11 +246,12 @@ const reportName = (ext) => `tex-bench-${report.set ? String(report.set).split('
 
 api.runtime.onMessage.addListener((message, sender) => {
   if (message?.type === 'tex-progress' && busy && sender.tab?.id === busy.tabId && message.phase === 'loading') {
-    say(`${busy.label}: loading linked pages ${message.loaded} / ${message.planned}`);
+    say(t('benchLoading', busy.label, message.loaded, message.planned));
   }
 });
 
 async function main() {
+  localize();
   await wasm_bindgen({ module_or_path: 'tex_bg.wasm' });
   const params = new URLSearchParams(location.search);
   const { benchIndex } = await api.storage.local.get('benchIndex');

@@ -1,16 +1,55 @@
 // The content script: owns the wasm core inside the page (it reads and marks
-// the live DOM itself through web-sys) and exposes a tiny message-free API
-// that scripting.executeScript calls. Injected only on demand.
+// the live DOM itself through web-sys) and the extraction's state, so that
+// closing the popup loses nothing: the popup and the background only start,
+// cancel and read. Injected only on demand, with tex.js, i18n.js, page-view.js.
 'use strict';
 
 if (!globalThis.texCore) {
   const api = globalThis.browser ?? globalThis.chrome;
   // tex.js declares `let wasm_bindgen`: a global binding, not a property of globalThis.
   const core = wasm_bindgen;
+  const { sentence } = globalThis.texI18n;
+  const pageView = globalThis.texPageView;
 
-  const progress = (p) => {
-    api.runtime.sendMessage({ type: 'tex-progress', ...p }).catch(() => {});
+  /** status: idle | running | done | error; the report stays here, in the page. */
+  let state = { status: 'idle', progress: null, summary: null, error: null, view: null, highlight: false };
+  let report = null;
+  let running = null;
+
+  const changed = () => {
+    pageView.render(state);
+    api.runtime.sendMessage({ type: 'tex-state', status: state.status, progress: state.progress }).catch(() => {});
   };
+
+  /** What the popup and the background need of a report: small enough for any message. */
+  function summarize(r, engine) {
+    return {
+      key_url: r.key_url, template_nodes: r.template_nodes, total_nodes: r.total_nodes, links: r.links,
+      cs: r.cs, votes_needed: r.votes_needed, loads: r.loads, fetched: r.fetched, engine,
+      timings: r.timings, key_snapshot_ms: r.key_snapshot_ms, check: r.check ?? null,
+    };
+  }
+
+  async function run(config) {
+    report = null;
+    state = { status: 'running', progress: { phase: 'snapshot', loaded: 0, planned: 0 }, summary: null, error: null, view: null, highlight: false };
+    const onProgress = (p) => {
+      state.progress = p;
+      api.runtime.sendMessage({ type: 'tex-progress', ...p }).catch(() => {});
+      pageView.render(state);
+    };
+    // Runs synchronously up to its first await: the snapshot is taken before the badge appears.
+    const extraction = core.extract(JSON.stringify(config ?? {}), onProgress);
+    changed();
+    try {
+      report = await extraction;
+      report.engine = globalThis.texCore.engine;
+      state = { ...state, status: 'done', summary: summarize(report, report.engine), view: 'original', highlight: true };
+    } catch (e) {
+      state = { ...state, status: 'error', error: sentence(e), view: null };
+    }
+    changed();
+  }
 
   globalThis.texCore = {
     engine: null,
@@ -33,23 +72,53 @@ if (!globalThis.texCore) {
       return this.engine;
     },
 
-    /** Runs one entry point; errors come back as the core's one-sentence message. */
+    /** Shows `view` on the page; a chosen view ends the first outline. */
+    setView(view) {
+      const shown = core.set_view(view);
+      state = { ...state, view: shown, highlight: false, dismissed: false };
+      changed();
+      return shown;
+    },
+
+    /** Runs one entry point; failures come back as one sentence in the UI language. */
     async call(method, args) {
       try {
         let value;
         switch (method) {
-          case 'extract': value = await core.extract(JSON.stringify(args[0] ?? {}), progress); break;
-          case 'toggleView': value = core.toggle_view(); break;
-          case 'setView': value = core.set_view(args[0]); break;
-          case 'currentView': value = core.current_view() ?? null; break;
+          case 'start':
+            if (state.status !== 'running') running = run(args[0]);
+            value = state;
+            break;
+          case 'extract':
+            if (state.status !== 'running') running = run(args[0]);
+            await running;
+            if (state.status === 'error') return { ok: false, error: state.error };
+            value = state.summary;
+            break;
+          case 'state': value = args[0] ? { ...state, report } : state; break;
+          case 'cancel': core.cancel(); value = state; break;
+          case 'setView': value = this.setView(args[0]); break;
+          case 'dismiss':
+            if (state.view && state.view !== 'original') this.setView('original');
+            state = { ...state, highlight: false, dismissed: true };
+            changed();
+            value = state;
+            break;
           case 'templateHtml': value = core.template_html(); break;
           default: throw new Error(`unknown method ${method}`);
         }
-        if (method === 'extract') value.engine = this.engine;
         return { ok: true, value };
       } catch (e) {
-        return { ok: false, error: typeof e === 'string' ? e : String(e?.message ?? e) };
+        return { ok: false, error: sentence(e) };
       }
     },
   };
+
+  pageView.connect({
+    setView: (view) => globalThis.texCore.call('setView', [view]),
+    cancel: () => globalThis.texCore.call('cancel', []),
+    dismiss: () => globalThis.texCore.call('dismiss', []),
+    regions: (kind) => core.regions(kind),
+    host: (tag) => core.own_host(tag),
+  });
 }

@@ -1,56 +1,57 @@
-// The popup, successor of the thesis's Firefox toolbar: buttons, progress,
-// the summary and errors as one sentence. Glue only: the core does the work.
+// The popup only displays what the page's content script holds (idle,
+// running with progress, done with the result, or one error sentence) and
+// sends it the user's choices: Extract, Cancel, a view, Save. Closing and
+// reopening it therefore loses nothing. Glue only: the core does the work.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const VIEW_LABELS = { original: 'Original page', template: 'Template only', content: 'Content only' };
+const { t, sentence, localize, duration, number } = texI18n;
 let tab = null;
+let polling = null;
 
 function show(id, visible) { $(id).hidden = !visible; }
 
-function fail(sentence) {
+function fail(text) {
   $('status').textContent = '';
-  $('error').textContent = sentence;
+  $('error').textContent = text;
   show('error', true);
 }
 
 function showView(view) {
-  $('view').textContent = view ? `View: ${VIEW_LABELS[view] ?? view}` : '';
   $('view').dataset.view = view ?? '';
-  show('view', Boolean(view));
-  $('toggle').disabled = !view;
-  $('save').disabled = !view;
+  for (const b of $('view').querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.viewButton === view));
 }
 
-const ms = (v) => `${v.toFixed(1)} ms`;
+function progressText(p) {
+  return p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned) : t('progressReading');
+}
 
-function showSummary(r) {
-  const pct = r.total_nodes ? (100 * r.template_nodes / r.total_nodes).toFixed(1) : '0';
-  $('counts').textContent = `Template: ${r.template_nodes} of ${r.total_nodes} nodes (${pct} %).`;
-  $('cs-kind').textContent = `${r.cs.size}-page ${r.cs.kind.replace('_', ' ')} subdigraph, ${r.votes_needed} votes needed`;
-  const list = $('cs-pages');
-  list.replaceChildren(...r.cs.pages.map((url) => {
-    const li = document.createElement('li');
+const totalMs = (s) => s.timings.total_ms + s.key_snapshot_ms;
+
+function showSummary(s) {
+  const pct = s.total_nodes ? (100 * s.template_nodes) / s.total_nodes : 0;
+  $('plain').textContent = t('resultFound', number(pct, 0));
+  $('compared').textContent = t('resultCompared', Math.max(0, s.cs.pages.length - 1), duration(totalMs(s)));
+  show('caution', s.cs.kind !== 'complete');
+  $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
+  $('cs-kind').textContent = t('detailsCs', s.cs.size, t(`csKind_${s.cs.kind}`), s.votes_needed);
+  $('cs-pages').replaceChildren(...s.cs.pages.map((url) => {
     const a = Object.assign(document.createElement('a'), { href: url, target: '_blank', textContent: url });
+    const li = document.createElement('li');
     li.append(a);
     return li;
   }));
-  $('loads').textContent = `Loads: ${r.loads} (key page included), ${r.fetched} fetched; core: ${r.engine ?? 'wasm'}.`;
-  const t = r.timings;
+  $('loads').textContent = t('detailsLoads', s.loads, s.fetched, s.engine ?? 'wasm');
+  const tm = s.timings;
   const rows = [
-    ['Snapshot of this page', r.key_snapshot_ms],
-    ['Fetch (sum over pages)', t.fetch_ms],
-    ['Parse (sum)', t.parse_ms],
-    ['Snapshot of fetched pages (sum)', t.snapshot_ms - r.key_snapshot_ms],
-    ['Link order', t.link_order_ms],
-    ['CS search (wall, loads included)', t.cs_search_ms],
-    ['Mapping and votes', t.mapping_ms],
-    ['Total', t.total_ms + r.key_snapshot_ms],
+    ['timingKeySnapshot', s.key_snapshot_ms], ['timingFetch', tm.fetch_ms], ['timingParse', tm.parse_ms],
+    ['timingSnapshot', tm.snapshot_ms - s.key_snapshot_ms], ['timingLinkOrder', tm.link_order_ms],
+    ['timingCsSearch', tm.cs_search_ms], ['timingMapping', tm.mapping_ms], ['timingTotal', totalMs(s)],
   ];
-  $('timings').tBodies[0].replaceChildren(...rows.map(([name, v]) => {
+  $('timings').tBodies[0].replaceChildren(...rows.map(([key, v]) => {
     const tr = document.createElement('tr');
-    tr.append(Object.assign(document.createElement('td'), { textContent: name }),
-      Object.assign(document.createElement('td'), { textContent: ms(v) }));
+    const th = Object.assign(document.createElement('th'), { scope: 'row', textContent: t(key) });
+    tr.append(th, Object.assign(document.createElement('td'), { textContent: t('milliseconds', number(v, 1)) }));
     return tr;
   }));
   show('summary', true);
@@ -62,49 +63,77 @@ async function targetTab() {
   if (params.has('tab')) return api.tabs.get(Number(params.get('tab')));
   if (params.has('url')) {
     const tabs = await api.tabs.query({});
-    return tabs.find((t) => t.url === params.get('url')) ?? null;
+    return tabs.find((x) => x.url === params.get('url')) ?? null;
   }
   const [active] = await api.tabs.query({ active: true, currentWindow: true });
   return active ?? null;
 }
 
+/** Why this tab cannot be analysed, known before any click; null when it can (or its URL is unknown). */
+function restricted() {
+  if (!tab) return t('errorNoTab');
+  return tab.url && !/^https?:/.test(tab.url) ? t('errorRestricted', tab.url) : null;
+}
+
 /** Runs `method` in the tab; returns its value or shows its sentence and returns undefined. */
 async function run(method, ...args) {
-  show('error', false);
-  if (!tab) return fail('There is no page to analyse in this window.');
-  // Without a URL (no access granted) the injection below fails with its own sentence.
-  const restricted = tab.url ? wasm_bindgen.restricted_reason(tab.url) : null;
-  if (restricted) return fail(restricted);
+  const problem = restricted();
+  if (problem) return fail(problem);
   let answer;
   try {
     answer = await callCore(tab.id, method, ...args);
   } catch (e) {
-    return fail(`The browser does not let extensions run on this page (${e.message ?? e}).`);
+    return fail(t('errorInjection', e?.message ?? e));
   }
-  if (!answer?.ok) return fail(answer?.error ?? 'The page did not answer.');
+  if (!answer?.ok) return fail(sentence(answer?.error ?? t('errorNoAnswer')));
   return answer.value;
 }
 
-async function extract() {
-  $('extract').disabled = true;
-  show('summary', false);
-  $('status').textContent = 'Reading the page…';
-  try {
-    const report = await run('extract', await storedConfig());
-    if (!report) return;
-    $('status').textContent = `Done in ${ms(report.timings.total_ms + report.key_snapshot_ms)}.`;
-    showSummary(report);
-    showView('original');
-    globalThis.lastReport = report; // read by the demo and the e2e tests
-    await api.storage.session?.set({ [`report:${tab.id}`]: report });
-  } finally {
-    $('extract').disabled = false;
+/** Shows the page's extraction state; keeps polling while it runs. */
+async function display(state) {
+  const running = state.status === 'running';
+  // Focus must not drop to <body> when Cancel disappears.
+  if (!running && document.activeElement === $('cancel')) $('extract').focus();
+  show('cancel', running);
+  // Not `disabled`: a disabled button drops keyboard focus to <body>.
+  $('extract').setAttribute('aria-disabled', String(running));
+  if (running) {
+    show('error', false);
+    show('summary', false);
+    $('status').textContent = progressText(state.progress);
+    polling ??= setTimeout(async () => {
+      polling = null;
+      const next = await run('state', false);
+      if (next) display(next);
+    }, 250);
+    return;
+  }
+  if (state.status === 'error') {
+    show('summary', false);
+    fail(state.error);
+  } else if (state.status === 'done') {
+    const full = await run('state', true);
+    if (!full?.report) return;
+    globalThis.lastReport = full.report; // read by the demo and the e2e tests
+    show('error', false);
+    $('status').textContent = t('statusDone', duration(totalMs(full.summary)));
+    showSummary(full.summary);
+    showView(full.view);
   }
 }
 
-async function toggle() {
-  const view = await run('toggleView');
-  if (view) showView(view);
+async function extract() {
+  if ($('extract').getAttribute('aria-disabled') === 'true') return;
+  // Hidden at once, so nobody reads the previous result as this one's.
+  show('error', false);
+  show('summary', false);
+  const state = await run('start', await storedConfig());
+  if (state) display(state);
+}
+
+async function chooseView(view) {
+  const shown = await run('setView', view);
+  if (shown) showView(shown);
 }
 
 async function save() {
@@ -118,29 +147,30 @@ async function save() {
   document.body.append(a);
   a.click();
   a.remove();
-  $('status').textContent = `Saved ${a.download}.`;
+  $('status').textContent = t('statusSaved', a.download);
 }
 
 api.runtime.onMessage.addListener((message, sender) => {
-  if (message?.type !== 'tex-progress' || sender.tab?.id !== tab?.id) return;
-  $('status').textContent = message.phase === 'loading'
-    ? `Loading linked pages: ${message.loaded} / ${message.planned}`
-    : 'Reading the page…';
+  if (sender.tab?.id !== tab?.id) return;
+  if (message?.type === 'tex-progress') $('status').textContent = progressText(message);
+  if (message?.type === 'tex-state' && message.status !== 'running') run('state', false).then((s) => s && display(s));
 });
 
 async function main() {
-  await wasm_bindgen({ module_or_path: 'tex_bg.wasm' });
+  localize();
   tab = await targetTab();
   $('extract').addEventListener('click', extract);
-  $('toggle').addEventListener('click', toggle);
+  $('cancel').addEventListener('click', () => run('cancel'));
+  for (const b of $('view').querySelectorAll('button')) b.addEventListener('click', () => chooseView(b.dataset.viewButton));
   $('save').addEventListener('click', save);
-  $('bench').addEventListener('click', () => api.tabs.create({ url: api.runtime.getURL('bench.html') }));
-  if (!tab) return fail('There is no page to analyse in this window.');
-  const stored = (await api.storage.session?.get(`report:${tab.id}`))?.[`report:${tab.id}`];
-  if (stored && stored.key_url === tab.url) {
-    showSummary(stored);
-    const view = await callCore(tab.id, 'currentView').catch(() => null);
-    showView(view?.ok ? view.value : null);
+  const problem = restricted();
+  if (problem) {
+    fail(problem);
+  } else {
+    // Only pages the core already runs in have a state; injecting here would need a click first.
+    const loaded = await api.scripting.executeScript({ target: { tabId: tab.id }, func: () => Boolean(globalThis.texCore) })
+      .then(([r]) => r?.result, () => false);
+    if (loaded) await display(await run('state', false) ?? { status: 'idle' });
   }
   document.body.dataset.ready = 'true';
 }

@@ -1,6 +1,6 @@
 // `build.sh bench SET_DIR [--out FILE] [--configs a,b] [--browser chromium|firefox]`:
 // Check benchmarks in headless Chromium or Firefox. Serves the set with tex-serve, opens the extension's own
-// results page (bench.html, the page the popup's button opens) with ?run=1,
+// results page (bench.html, the page the options page's button opens) with ?run=1,
 // waits for its report, then runs the native CLI's `bench` on the same set
 // and configurations and records, per site and configuration, whether both
 // agree and, where not, why. Writes the JSON report and prints its table.

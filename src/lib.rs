@@ -32,3 +32,7 @@ pub mod html;
 pub mod site_folder;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+/// The extension's failure sentences are plain Rust: their tests also run natively.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[path = "wasm/failure.rs"]
+mod wasm_failure;

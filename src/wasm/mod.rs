@@ -1,6 +1,8 @@
 //! The extension's entry points: the content script calls these in the
 //! page, with the live DOM at hand. Glue only: the algorithm is the core's.
 
+mod cancel;
+mod failure;
 mod fetch_source;
 pub mod live_dom;
 mod save;
@@ -20,6 +22,8 @@ use crate::extract::{extract as run_extraction, template_paths};
 use crate::hyperlink::page_links;
 use crate::page_source::LoadedPage;
 use crate::score::{disagreement, has_gold, macro_average, score, Score};
+use cancel::Cancellable;
+use failure::{text, Failure};
 use fetch_source::FetchSource;
 use view::View;
 
@@ -92,28 +96,18 @@ fn notify(progress: &js_sys::Function, phase: &'static str, loaded: usize, plann
     }
 }
 
+/// A failure as the content script receives it: `{message, key, args}`.
+fn reject(f: Failure) -> JsValue {
+    to_js(&f).unwrap_or_else(|_| JsValue::from_str(&f.message))
+}
+
 fn sentence(e: ExtractError) -> JsValue {
-    JsValue::from_str(&e.to_string())
-}
-
-/// Why `address` cannot be analysed, as one sentence, or `None` when it can:
-/// the popup asks before it tries to reach a page at all.
-#[wasm_bindgen]
-pub fn restricted_reason(address: &str) -> Option<String> {
-    match Url::parse(address) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") => None,
-        _ => Some(ExtractError::Restricted(address.to_string()).to_string()),
-    }
-}
-
-/// The core's default configuration as JSON, for the options page.
-#[wasm_bindgen]
-pub fn default_config() -> String {
-    serde_json::to_string(&Config::default()).expect("the config serialises")
+    reject(Failure::from(&e))
 }
 
 /// A named preset of the core (`default`, `paper`, `intersection`, `rtdm`)
-/// as JSON, or `None` for an unknown name: Check benchmarks runs them side by side.
+/// as JSON, or `None` for an unknown name: the options page offers them and
+/// Check benchmarks runs them side by side.
 #[wasm_bindgen]
 pub fn preset_config(name: &str) -> Option<String> {
     Config::preset(name).map(|cfg| serde_json::to_string(&cfg).expect("the config serialises"))
@@ -127,20 +121,29 @@ pub fn macro_average_of(scores_json: &str) -> Result<JsValue, JsValue> {
     to_js(&macro_average(&scores))
 }
 
-/// Why a (possibly partial) configuration cannot run, as one sentence, or
-/// `None` when it can: the options page refuses to store a broken one.
+/// Why a (possibly partial) configuration cannot run, as `{message, key,
+/// args}` (one sentence in the browser's language), or `None` when it can:
+/// the options page refuses to store a broken one.
 #[wasm_bindgen]
-pub fn config_problem(config_json: &str) -> Option<String> {
-    match serde_json::from_str::<Config>(config_json) {
-        Ok(cfg) => cfg.validate().err().map(|e| e.to_string()),
-        Err(e) => Some(ExtractError::Config(e.to_string()).to_string()),
-    }
+pub fn config_failure(config_json: &str) -> Option<JsValue> {
+    let problem = match serde_json::from_str::<Config>(config_json) {
+        Ok(cfg) => cfg.validate().err()?,
+        Err(e) => ExtractError::Config(e.to_string()),
+    };
+    Some(sentence(problem))
+}
+
+/// Stops the running extraction: loads not yet answered are dropped and
+/// `extract` rejects with the "cancelled" sentence.
+#[wasm_bindgen]
+pub fn cancel() {
+    cancel::request();
 }
 
 /// Extracts the template of the page this script runs in, leaving the page in
 /// its original view. `config_json` is a (possibly partial) core `Config`;
 /// `progress` is called with `{phase, loaded, planned}`. Resolves to the
-/// core's report or rejects with one readable sentence.
+/// core's report or rejects with `{message, key, args}` (one readable sentence).
 #[wasm_bindgen]
 pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<JsValue, JsValue> {
     let cfg: Config = serde_json::from_str(&config_json).map_err(|e| sentence(ExtractError::Config(e.to_string())))?;
@@ -167,8 +170,13 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         loaded.set(loaded.get() + 1);
         notify(&progress, "loading", loaded.get(), planned);
     });
-    let source = FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_loaded);
-    let extraction = run_extraction(&cfg, &source, &key).await.map_err(sentence)?;
+    let source =
+        Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_loaded));
+    let outcome = run_extraction(&cfg, &source, &key).await;
+    if source.cancelled() {
+        return Err(reject(Failure::cancelled()));
+    }
+    let extraction = outcome.map_err(sentence)?;
 
     let extracted =
         Extracted { url, tree: key.tree, elements, template: extraction.template.clone(), view: View::Original };
@@ -186,17 +194,23 @@ fn with_last<T>(f: impl FnOnce(&Document, &mut Extracted) -> Result<T, JsValue>)
     let doc = document()?;
     LAST.with_borrow_mut(|last| match last.as_mut() {
         Some(l) => f(&doc, l),
-        None => Err("Extract the template of this page first.".into()),
+        None => Err(reject(Failure::new("Extract the template of this page first.", "errorExtractFirst", vec![]))),
     })
 }
 
 /// Shows `name` (`original`, `template` or `content`); resolves to the view shown.
 #[wasm_bindgen]
 pub fn set_view(name: &str) -> Result<String, JsValue> {
-    let view = View::parse(name).ok_or_else(|| JsValue::from_str(&format!("There is no view called {name}.")))?;
+    let view = View::parse(name).ok_or_else(|| {
+        reject(Failure::new(format!("There is no view called {name}."), "errorNoView", vec![text(name)]))
+    })?;
     with_last(|doc, l| {
         if view == View::Check && !has_gold(&l.tree) {
-            return Err("This page has no gold marks (class notTemplate), so there is nothing to check against.".into());
+            return Err(reject(Failure::new(
+                "This page has no gold marks (class notTemplate), so there is nothing to check against.",
+                "errorNoGold",
+                vec![],
+            )));
         }
         view::show(doc, &l.tree, &l.elements, &l.template, view)?;
         l.view = view;
@@ -204,21 +218,42 @@ pub fn set_view(name: &str) -> Result<String, JsValue> {
     })
 }
 
-/// Moves to the next view of the cycle; resolves to the view shown.
-#[wasm_bindgen]
-pub fn toggle_view() -> Result<String, JsValue> {
-    let next = with_last(|_, l| Ok(l.view.next()))?;
-    set_view(next.name())
-}
-
-/// The view shown now, or `None` before any extraction.
-#[wasm_bindgen]
-pub fn current_view() -> Option<String> {
-    LAST.with_borrow(|last| last.as_ref().map(|l| l.view.name().to_string()))
-}
-
 /// The template of the last extraction as a standalone HTML document.
 #[wasm_bindgen]
 pub fn template_html() -> Result<String, JsValue> {
     with_last(|doc, l| save::template_html(doc, &l.tree, &l.template, l.url.as_str()))
+}
+
+/// The roots of the page's template regions (`template`: subtrees that are
+/// template through and through) or content regions (`content`), as live
+/// elements: the page view outlines the one and lays out the other for
+/// reading, without naming our marks.
+#[wasm_bindgen]
+pub fn regions(kind: &str) -> Result<js_sys::Array, JsValue> {
+    let hidden_by = match kind {
+        "template" => View::Content,
+        "content" => View::Template,
+        _ => {
+            return Err(reject(Failure::new(
+                format!("There is no view called {kind}."),
+                "errorNoView",
+                vec![text(kind)],
+            )))
+        }
+    };
+    with_last(|_, l| {
+        let roots = view::hidden_roots(&l.tree, &l.template, hidden_by);
+        Ok(roots.iter().zip(&l.elements).filter(|(r, _)| **r).map(|(_, e)| JsValue::from(e)).collect())
+    })
+}
+
+/// A new element of ours at the end of the page (skipped by snapshots,
+/// removed on restore), to host the page view's outline and badge.
+#[wasm_bindgen]
+pub fn own_host(tag: &str) -> Result<Element, JsValue> {
+    let doc = document()?;
+    let host = doc.create_element(tag)?;
+    host.set_attribute(&live_dom::mark(live_dom::OWN), "")?;
+    doc.document_element().ok_or("the page has no root element")?.append_child(&host)?;
+    Ok(host)
 }

@@ -1,4 +1,4 @@
-// Check benchmarks end to end on the two-site fixture set: the popup's button
+// Check benchmarks end to end on the two-site fixture set: the options page's button
 // in Chromium and in Firefox, the results page's table, exports and check
 // view, agreement with the native CLI, and the headless `build.sh bench` command.
 import assert from 'node:assert/strict';
@@ -77,21 +77,17 @@ describe('Chromium', () => {
   before(async () => { browser = await launchChromium(); });
   after(async () => { await browser?.close(); });
 
-  test('the popup button opens the results page; Run fills the table, matching the CLI', async () => {
+  test('the options page button opens the results page; Run fills the table, matching the CLI', async () => {
     const options = await browser.context.newPage();
     await options.goto(browser.extensionUrl('options.html'));
     await options.waitForFunction(() => document.querySelector('[name="cs_size"]').value !== '');
     await options.fill('#bench-index', served.indexUrl);
     await options.click('button[type="submit"]');
     await options.waitForFunction(() => document.getElementById('message').textContent === 'Saved.');
-    await options.close();
 
     const key = await browser.context.newPage();
     await key.goto(served.sites[0].key_url);
-    const popup = await browser.context.newPage();
-    await popup.goto(browser.popupUrl(key.url()));
-    await popup.waitForSelector('body[data-ready="true"]');
-    const [bench] = await Promise.all([browser.context.waitForEvent('page'), popup.click('#bench')]);
+    const [bench] = await Promise.all([browser.context.waitForEvent('page'), options.click('#bench')]);
     await bench.waitForSelector('body[data-ready="true"]');
     assert.equal(await bench.inputValue('#index'), served.indexUrl, 'the index comes from the options');
     for (const c of CONFIGS.slice(1)) await bench.check(`input[value="${c}"]`);
@@ -125,7 +121,7 @@ describe('Chromium', () => {
     await check.waitForFunction(hasMissMark);
     checkCheckView(await check.evaluate(probeCheckView), row);
     await check.screenshot({ path: join(ARTIFACTS, 'chromium-check-view.png'), fullPage: true });
-    await Promise.all([check.close(), bench.close(), popup.close(), key.close()]);
+    await Promise.all([check.close(), bench.close(), options.close(), key.close()]);
   });
 
   test('an unreachable index is one sentence', async () => {
@@ -154,17 +150,15 @@ describe('Firefox', () => {
   before(async () => { ff = await launchFirefox(); });
   after(async () => { await ff?.close(); });
 
-  test('the popup button opens the results page; Run fills the table, matching the CLI', async () => {
+  test('the options page button opens the results page; Run fills the table, matching the CLI', async () => {
     const options = await ff.openTab(ff.extensionUrl('options.html'));
     await ff.waitFor('body[data-ready="true"]');
     await ff.execute((url) => { document.getElementById('bench-index').value = url; }, served.indexUrl);
     await ff.click('button[type="submit"]');
     await waitUntil(() => ff.execute(() => document.getElementById('message').textContent === 'Saved.'));
-    await ff.closeTab(options);
 
     const key = await ff.openTab(served.sites[0].key_url);
-    const popup = await ff.openTab(ff.popupUrl(served.sites[0].key_url));
-    await ff.waitFor('body[data-ready="true"]');
+    await ff.switchTo(options);
     const before = new Set(await ff.handles());
     await ff.click('#bench');
     const bench = await waitUntil(async () => (await ff.handles()).find((h) => !before.has(h)));
@@ -187,7 +181,7 @@ describe('Firefox', () => {
     await waitUntil(() => ff.execute(hasMissMark));
     checkCheckView(await ff.execute(probeCheckView), row);
     await ff.screenshot(join(ARTIFACTS, 'firefox-check-view.png'));
-    for (const h of [check, bench, popup, key]) await ff.closeTab(h);
+    for (const h of [check, bench, options, key]) await ff.closeTab(h);
   });
 });
 

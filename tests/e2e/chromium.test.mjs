@@ -7,7 +7,8 @@ import { after, before, test } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { extract, launchChromium, openWithPopup, toggle } from './chromium.mjs';
+import { extract, launchChromium, openWithPopup } from './chromium.mjs';
+import { chooseView } from './ui-harness.mjs';
 import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
 import { serve } from './server.mjs';
 
@@ -40,8 +41,9 @@ async function cycleViews(t, origin, prefix) {
     globalThis.statuses = [];
     new MutationObserver(() => globalThis.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
   });
-  const { error, summary } = await extract(popup);
+  const { error } = await extract(popup);
   assert.equal(error, null);
+  const summary = await popup.textContent('#summary');
   const statuses = await popup.evaluate(() => globalThis.statuses);
   const planned = Math.min(expected.links, 25);
   assert.ok(statuses.includes(`Loading linked pages: 1 / ${planned}`), `progress shown: ${statuses.join(' | ')}`);
@@ -50,7 +52,7 @@ async function cycleViews(t, origin, prefix) {
   checkView(assert, await page.evaluate(probePage), expected.template_ids, 'original');
 
   for (const view of ['template', 'content', 'original']) {
-    await toggle(popup, view);
+    await chooseView(popup, view);
     checkView(assert, await page.evaluate(probePage), expected.template_ids, view);
     await page.screenshot({ path: join(ARTIFACTS, `${prefix}-${view === 'original' ? 'restored' : view}.png`), fullPage: true, caret: 'initial' });
   }
@@ -121,6 +123,7 @@ test('options persist the core config and refuse invalid weights in one sentence
   await options.goto(browser.extensionUrl('options.html'));
   await options.waitForFunction(() => document.querySelector('[name="cs_size"]').value !== '');
   assert.equal(await options.inputValue('[name="cs_size"]'), '3');
+  await options.click('#advanced summary');
   await options.fill('[name="equality.w_classes"]', '0.9');
   await options.click('button[type="submit"]');
   await options.waitForSelector('#message.error');
@@ -155,13 +158,19 @@ test('extracting again from the template view sees the original page and returns
   const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
   const before = await page.evaluate(() => document.documentElement.outerHTML);
   await extract(popup);
-  await toggle(popup, 'template');
-  const { error, summary } = await extract(popup);
+  await chooseView(popup, 'template');
+  const { error } = await extract(popup);
   assert.equal(error, null);
-  assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
+  assert.match(await popup.textContent('#counts'), new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
   assert.equal(await popup.getAttribute('#view', 'data-view'), 'original');
-  assert.ok((await page.evaluate(() => document.documentElement.outerHTML)) === before, 'page back to its original DOM');
-  await toggle(popup, 'template');
+  // After Extract the page carries only our outline layer (<tex-view>) besides its own DOM.
+  const withoutLayer = () => {
+    const copy = document.documentElement.cloneNode(true);
+    copy.querySelector('tex-view')?.remove();
+    return copy.outerHTML;
+  };
+  assert.ok((await page.evaluate(withoutLayer)) === before, 'page back to its original DOM');
+  await chooseView(popup, 'template');
   checkView(assert, await page.evaluate(probePage), expected.template_ids, 'template');
   await Promise.all([page.close(), popup.close()]);
 });

@@ -3,7 +3,8 @@
 // screenshots to test-artifacts/, then times a few more extractions.
 import { join } from 'node:path';
 
-import { extract, launchChromium, openWithPopup, toggle } from './chromium.mjs';
+import { extract, launchChromium, openWithPopup } from './chromium.mjs';
+import { chooseView } from './ui-harness.mjs';
 import { ARTIFACTS, KEY_PAGE, WWW } from './harness.mjs';
 import { serve } from './server.mjs';
 
@@ -17,13 +18,14 @@ try {
   console.log(`Demo site served at ${site.origin}; key page ${page.url()}`);
   const shot = (name) => page.screenshot({ path: join(ARTIFACTS, `demo-${name}.png`), fullPage: true, caret: 'initial' });
   await shot('original');
-  const { error, summary } = await extract(popup);
+  const { error } = await extract(popup);
   if (error) throw new Error(error);
+  const summary = await popup.evaluate(() => { document.getElementById('details').open = true; return document.getElementById('summary').innerText; });
   console.log(`\n--- Popup after Extract template ---\n${summary}\n`);
   await popup.setViewportSize({ width: 364, height: 560 });
   await popup.screenshot({ path: join(ARTIFACTS, 'demo-popup.png'), fullPage: true });
   for (const view of ['template', 'content', 'original']) {
-    await toggle(popup, view);
+    await chooseView(popup, view);
     await shot(view === 'original' ? 'restored' : view);
     console.log(`View: ${view} -> test-artifacts/demo-${view === 'original' ? 'restored' : view}.png`);
   }

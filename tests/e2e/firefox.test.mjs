@@ -42,7 +42,7 @@ async function extract() {
   await ff.waitFor('#summary:not([hidden]), #error:not([hidden])');
   return ff.execute(() => ({
     error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
-    summary: document.getElementById('summary').innerText,
+    summary: document.getElementById('summary').textContent,
     report: globalThis.lastReport ?? null,
   }));
 }
@@ -59,7 +59,7 @@ async function cycleViews(origin, prefix) {
   assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
   for (const view of ['template', 'content', 'original']) {
     await ff.switchTo(popup);
-    await ff.click('#toggle');
+    await ff.click(`[data-view-button="${view}"]`);
     await ff.waitFor(`#view[data-view="${view}"]`);
     await ff.switchTo(page);
     checkView(assert, await ff.execute(probePage), expected.template_ids, view);

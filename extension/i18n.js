@@ -1,0 +1,46 @@
+// Translations: every sentence the user reads comes from _locales through
+// browser.i18n, the core's failures included (their key and arguments come
+// from src/wasm/failure.rs). Loaded by the popup, the options and results
+// pages, the background and the content script.
+'use strict';
+
+globalThis.texI18n ??= (() => {
+  const api = globalThis.browser ?? globalThis.chrome;
+
+  /** The message `key` with `args` in place of $1…$9; the key itself if unknown. */
+  function t(key, ...args) {
+    return api.i18n.getMessage(key, args.map(String)) || key;
+  }
+
+  /** A failure `{message, key, args}` (args may nest) or a plain string, in the UI language. */
+  function sentence(failure) {
+    if (typeof failure === 'string') return failure;
+    if (!failure || typeof failure !== 'object') return String(failure);
+    if (!failure.key) return String(failure.message ?? failure);
+    const args = (failure.args ?? []).map((a) => (typeof a === 'object' ? sentence(a) : a));
+    return api.i18n.getMessage(failure.key, args.map(String)) || failure.message;
+  }
+
+  /** Fills `data-i18n` (text) and `data-i18n-<attr>` (attributes) of `root`, and the page's lang. */
+  function localize(root = document) {
+    if (root === document) document.documentElement.lang = t('lang');
+    for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+    for (const el of root.querySelectorAll('*')) {
+      for (const { name, value } of [...el.attributes]) {
+        if (name.startsWith('data-i18n-')) el.setAttribute(name.slice('data-i18n-'.length), t(value));
+      }
+    }
+  }
+
+  /** Milliseconds as a short duration a person reads ("0.4 s", "850 ms"). */
+  function duration(ms) {
+    return ms >= 1000 ? t('seconds', number(ms / 1000, 1)) : t('milliseconds', number(ms, 0));
+  }
+
+  /** A number with `digits` decimals in the UI language's notation. */
+  function number(x, digits) {
+    return x.toLocaleString(t('lang'), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  }
+
+  return { t, sentence, localize, duration, number };
+})();

@@ -1,0 +1,163 @@
+// What the page itself shows of an extraction, drawn in a shadow root so the
+// page's styles neither leak in nor get touched: a small dismissible badge
+// (progress with Cancel, the error sentence, or the Original / Template /
+// Content control), an outline of the template that does not reflow the page,
+// and the content view's reading column. The original view draws nothing, so
+// the page is exactly as it was.
+'use strict';
+
+globalThis.texPageView ??= (() => {
+  const { t, sentence } = globalThis.texI18n;
+  const VIEWS = ['original', 'template', 'content'];
+  // A class no page can already use, for the reading column's light-DOM rules.
+  const READER = `tex-reader-${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
+  let glue = null;
+  let host = null;
+  let onResize = null;
+
+  const STYLE = `
+    :host { all: initial; }
+    .badge { position: fixed; right: 16px; bottom: 16px; z-index: 2; max-width: 340px; pointer-events: auto;
+      font: 13px/1.4 system-ui, sans-serif; color: #1d2430; background: #fff; border: 1px solid #8a94a6;
+      border-radius: 8px; box-shadow: 0 4px 16px rgb(0 0 0 / .2); padding: 8px 10px; }
+    .head { display: flex; align-items: center; gap: 8px; font-weight: 600; }
+    .head span { flex: 1; }
+    p { margin: 6px 0 0; }
+    .error { color: #b42318; font-weight: 600; }
+    button { font: inherit; padding: 3px 8px; border: 1px solid #8a94a6; border-radius: 4px; background: #f4f6f9; color: inherit; cursor: pointer; }
+    button[aria-pressed="true"] { background: #2458c6; border-color: #2458c6; color: #fff; }
+    button:focus-visible { outline: 2px solid #2458c6; outline-offset: 2px; }
+    .close { border: none; background: none; font-size: 16px; line-height: 1; padding: 2px 6px; }
+    .views { display: flex; gap: 4px; margin-top: 6px; }
+    .outline { position: absolute; box-sizing: border-box; border: 2px dashed #1a5fb4; background: rgb(26 95 180 / .08); pointer-events: none; }
+    .outlines { position: absolute; left: 0; top: 0; width: 0; height: 0; }
+    .reader { position: fixed; inset: 0; z-index: 1; overflow: auto; pointer-events: auto; background: #fff; color: #1d2430; }
+    .column { max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem 6rem; font: 18px/1.6 Georgia, serif; }
+    @media (prefers-color-scheme: dark) {
+      .badge { color: #e6e9ef; background: #1f2430; border-color: #5b6478; }
+      button { background: #2b3140; border-color: #5b6478; }
+      button[aria-pressed="true"] { background: #7aa2f7; border-color: #7aa2f7; color: #111; }
+      .error { color: #ff8a80; }
+      .outline { border-color: #7aa2f7; background: rgb(122 162 247 / .12); }
+    }`;
+
+  // Rules for the cloned content: the page's own styles still apply to it,
+  // minus what would squeeze it back into the page's columns.
+  const READER_STYLE = `
+    .${READER} * { float: none !important; position: static !important; max-width: 100% !important; min-width: 0 !important; }
+    .${READER} > * { width: auto !important; margin-left: 0 !important; margin-right: 0 !important; grid-column: auto !important; }
+    .${READER} img, .${READER} video { height: auto !important; }`;
+
+  function el(tag, props = {}, ...children) {
+    const e = Object.assign(document.createElement(tag), props);
+    e.append(...children);
+    return e;
+  }
+
+  function clear() {
+    if (onResize) removeEventListener('resize', onResize);
+    onResize = null;
+    host?.remove();
+    host = null;
+  }
+
+  function badge(state) {
+    const close = el('button', { className: 'close', textContent: '×', title: t('dismiss') });
+    close.setAttribute('aria-label', t('dismiss'));
+    close.addEventListener('click', () => glue.dismiss());
+    const box = el('div', { className: 'badge' }, el('div', { className: 'head' }, el('span', { textContent: t('extName') }), close));
+    box.setAttribute('role', 'region');
+    box.setAttribute('aria-label', t('extName'));
+    if (state.status === 'running') {
+      const p = state.progress;
+      const status = el('p', { textContent: p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned) : t('progressReading') });
+      status.setAttribute('role', 'status');
+      const cancel = el('button', { textContent: t('cancel') });
+      cancel.addEventListener('click', () => glue.cancel());
+      box.append(status, el('div', { className: 'views' }, cancel));
+    } else if (state.status === 'error') {
+      const p = el('p', { className: 'error', textContent: sentence(state.error) });
+      p.setAttribute('role', 'alert');
+      box.append(p);
+    } else {
+      const s = state.summary;
+      const pct = Math.round((100 * s.template_nodes) / Math.max(1, s.total_nodes));
+      const line = state.view === 'template' || state.view === 'content' ? t(`badge_${state.view}`) : t('badgeFound', pct);
+      box.append(el('p', { textContent: line }));
+      const group = el('div', { className: 'views' });
+      group.setAttribute('role', 'group');
+      group.setAttribute('aria-label', t('viewLabel'));
+      for (const view of VIEWS) {
+        const b = el('button', { textContent: t(`view_${view}`) });
+        b.setAttribute('aria-pressed', String(state.view === view));
+        b.addEventListener('click', () => glue.setView(view));
+        group.append(b);
+      }
+      box.append(group);
+    }
+    return box;
+  }
+
+  /** Boxes over the template regions, in document coordinates: nothing moves. */
+  function outlines(layer) {
+    const draw = () => {
+      layer.replaceChildren(...Array.from(glue.regions('template')).flatMap((region) => {
+        const r = region.getBoundingClientRect();
+        if (!r.width || !r.height) return [];
+        const box = el('div', { className: 'outline' });
+        box.style.cssText = `left:${r.left + scrollX}px;top:${r.top + scrollY}px;width:${r.width}px;height:${r.height}px`;
+        return [box];
+      }));
+    };
+    draw();
+    onResize = draw;
+    addEventListener('resize', onResize);
+  }
+
+  /**
+   * The content regions of the body cloned into one readable column, without
+   * scripts or frames, and without the stray words a template holds (the current menu
+   * item, a breadcrumb's last step): fewer than three words and no media.
+   */
+  function reader(root) {
+    const readable = (region) => (region.textContent.trim().split(/\s+/).length >= 3
+      || region.querySelector?.('img, picture, video, svg, table, h1, h2, h3') || /^(IMG|PICTURE|VIDEO|SVG|TABLE|H[1-3])$/.test(region.tagName));
+    const inBody = (region) => document.body?.contains(region) && region !== document.body;
+    const clones = Array.from(glue.regions('content')).filter((r) => inBody(r) && readable(r)).map((region) => {
+      const copy = region.cloneNode(true);
+      for (const drop of copy.querySelectorAll('script, iframe, object, embed')) drop.remove();
+      // Ids stay unique in the page (labels, anchors and the page's scripts find the originals).
+      for (const e of [copy, ...copy.querySelectorAll('[id]')]) e.removeAttribute?.('id');
+      return copy;
+    });
+    host.append(el('div', { className: READER }, el('style', { textContent: READER_STYLE }), ...clones));
+    const panel = el('div', { className: 'reader' }, el('div', { className: 'column' }, el('slot')));
+    panel.setAttribute('role', 'region');
+    panel.setAttribute('aria-label', t('view_content'));
+    root.append(panel);
+  }
+
+  function render(state) {
+    clear();
+    const quiet = state.dismissed || state.status === 'idle'
+      || (state.status === 'done' && state.view === 'original' && !state.highlight);
+    if (quiet) return;
+    host = glue.host('tex-view');
+    host.setAttribute('style', 'all:initial;position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none');
+    const root = host.attachShadow({ mode: 'open' });
+    root.append(el('style', { textContent: STYLE }));
+    if (state.status === 'done' && state.highlight) {
+      const layer = el('div', { className: 'outlines' });
+      root.append(layer);
+      outlines(layer);
+    }
+    if (state.status === 'done' && state.view === 'content') reader(root);
+    root.append(badge(state));
+  }
+
+  return {
+    /** `{setView, cancel, dismiss, regions, host}` from the content script. */
+    connect(g) { glue = g; },
+    render,
+  };
+})();

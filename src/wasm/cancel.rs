@@ -1,0 +1,68 @@
+//! Cancel: a page source that stops answering once the user asked to stop.
+//! Every load in flight races a promise that `request` resolves, so a slow
+//! candidate does not keep a cancelled extraction waiting for its timeout.
+
+use std::cell::{Cell, RefCell};
+
+use futures::future::{select, Either, FutureExt, Shared};
+use url::Url;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::error::LoadError;
+use crate::page_source::{LoadedPage, PageSource};
+
+thread_local! {
+    /// Resolves the running extraction's cancel promise; `None` when idle.
+    static RESOLVE: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+    /// Set by `request` until the next extraction starts.
+    static REQUESTED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Asks the running extraction, if any, to stop.
+pub fn request() {
+    REQUESTED.set(true);
+    if let Some(resolve) = RESOLVE.with_borrow_mut(Option::take) {
+        let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+    }
+}
+
+pub struct Cancellable<S> {
+    inner: S,
+    stop: Shared<JsFuture>,
+}
+
+impl<S: PageSource> Cancellable<S> {
+    /// Wraps `inner` for one extraction; a previous extraction's cancel no longer applies.
+    pub fn new(inner: S) -> Self {
+        REQUESTED.set(false);
+        let promise = js_sys::Promise::new(&mut |resolve, _| RESOLVE.with_borrow_mut(|r| *r = Some(resolve)));
+        Cancellable { inner, stop: JsFuture::from(promise).shared() }
+    }
+
+    pub fn cancelled(&self) -> bool {
+        REQUESTED.get()
+    }
+}
+
+impl<S> Drop for Cancellable<S> {
+    fn drop(&mut self) {
+        RESOLVE.with_borrow_mut(|r| *r = None);
+    }
+}
+
+impl<S: PageSource> PageSource for Cancellable<S> {
+    async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+        let cancelled = || LoadError::Unreadable { url: url.to_string(), reason: "cancelled".into() };
+        if self.cancelled() {
+            return Err(cancelled());
+        }
+        match select(Box::pin(self.inner.load(url)), self.stop.clone()).await {
+            Either::Left((page, _)) => page,
+            Either::Right(_) => Err(cancelled()),
+        }
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.inner.now_ms()
+    }
+}

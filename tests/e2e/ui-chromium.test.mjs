@@ -1,0 +1,315 @@
+// The extension as a new user meets it, in Chromium: the extraction belongs to
+// the page (close and reopen the popup mid-way), Cancel, the three-way view
+// control and its state on the page, the reading layout of the content view,
+// dark mode, Spanish, and axe with zero violations. Screenshots of every
+// state go to test-artifacts/ui/.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { serveSet } from '../../scripts/bench.mjs';
+import { launchChromium, openWithPopup } from './chromium.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction } from './harness.mjs';
+import { serve } from './server.mjs';
+import { axeViolationsIn, chooseView, launchChromiumIn, pageLayerProbe, popupState, slowDemoSite, until } from './ui-harness.mjs';
+
+// Page screenshots keep the caret: hiding it leaves style="" on inputs, which
+// would defeat the exact-restore check.
+const SHOTS = join(ARTIFACTS, 'ui');
+const DEV_SET = join(ROOT, '../shared/bench/dev');
+mkdirSync(SHOTS, { recursive: true });
+
+let browser;
+let site;
+let slow;
+let fixtures;
+
+before(async () => {
+  nativeExtraction();
+  browser = await launchChromium();
+  site = await serve(WWW);
+  slow = await slowDemoSite(400);
+  fixtures = await serve(FIXTURES);
+});
+
+after(async () => {
+  await browser?.close();
+  await Promise.all([site, slow, fixtures].map((s) => s?.close()));
+});
+
+const openPopup = async (url) => {
+  const popup = await browser.context.newPage();
+  await popup.setViewportSize({ width: 364, height: 600 });
+  await popup.goto(browser.popupUrl(url));
+  await popup.waitForSelector('body[data-ready="true"]');
+  return popup;
+};
+
+test('closing the popup mid-extraction loses nothing: reopened, it shows the progress, then the result, with the page marked', async () => {
+  const expected = nativeExtraction();
+  const { page, popup } = await openWithPopup(browser, slow.origin + KEY_PAGE);
+  await popup.click('#extract');
+  await popup.waitForFunction(() => document.getElementById('status').textContent.startsWith('Loading linked pages'));
+  await popup.close();
+
+  const again = await openPopup(page.url());
+  const during = await popupState(again);
+  assert.match(during.status, /^Loading linked pages: \d+ \/ \d+$/, 'the reopened popup shows the running progress');
+  assert.equal(await again.isVisible('#cancel'), true, 'Cancel is offered while pages load');
+  await again.screenshot({ path: join(SHOTS, 'popup-loading.png') });
+  assert.match((await page.evaluate(pageLayerProbe)).badge, /Loading linked pages/, 'the page shows the progress too');
+  await again.close();
+
+  await until(() => page.evaluate(() => document.querySelector('tex-view')?.shadowRoot.querySelector('.views button[aria-pressed]') != null));
+  const last = await openPopup(page.url());
+  await last.waitForSelector('#summary:not([hidden])');
+  const done = await popupState(last);
+  assert.match(done.counts, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
+  assert.deepEqual(done.pressed, { original: 'true', template: 'false', content: 'false' });
+  const layer = await page.evaluate(pageLayerProbe);
+  assert.ok(layer.outlines > 0, 'the template is outlined on the page at once');
+  await Promise.all([page.close(), last.close()]);
+});
+
+test('the first thing the popup says is plain words; nodes, subdigraph, votes and timings wait behind Details', async () => {
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  await popup.click('#extract');
+  await popup.waitForSelector('#summary:not([hidden])');
+  const visible = await popup.evaluate(() => document.body.innerText);
+  for (const jargon of ['nodes', 'subdigraph', 'votes', 'Mapping', 'CS search']) assert.ok(!visible.includes(jargon), `"${jargon}" is not shown before Details`);
+  assert.match(visible, /Found the site's template: .* make up \d+ % of it\./);
+  assert.match(visible, /Compared with \d+ other pages of the site in [\d.]+ (ms|s)\./);
+  assert.equal(await popup.evaluate(() => document.activeElement?.id), 'extract', 'focus stays on Extract');
+  await popup.screenshot({ path: join(SHOTS, 'popup-result.png') });
+  await popup.setViewportSize({ width: 364, height: 600 });
+  await popup.click('#details summary');
+  const details = await popup.evaluate(() => document.getElementById('details').innerText);
+  for (const word of ['nodes', 'subdigraph', 'votes needed', 'Mapping and votes']) assert.ok(details.includes(word), `Details hold "${word}"`);
+  await popup.screenshot({ path: join(SHOTS, 'popup-details.png'), fullPage: true });
+  await Promise.all([page.close(), popup.close()]);
+});
+
+test('Cancel stops a running extraction and says so in one sentence', async () => {
+  const { page, popup } = await openWithPopup(browser, slow.origin + KEY_PAGE);
+  await popup.click('#extract');
+  await popup.waitForFunction(() => document.getElementById('status').textContent.startsWith('Loading linked pages'));
+  const t0 = Date.now();
+  await popup.click('#cancel');
+  await popup.waitForSelector('#error:not([hidden])');
+  assert.equal((await popupState(popup)).error, 'The extraction was cancelled.');
+  assert.ok(Date.now() - t0 < 5000, 'it stops without waiting for the remaining pages');
+  assert.equal(await popup.isVisible('#cancel'), false);
+  assert.equal(await popup.evaluate(() => document.activeElement?.id), 'extract', 'focus moves to Extract, not to <body>');
+  const { error } = await (async () => { await popup.click('#extract'); await popup.waitForSelector('#summary:not([hidden]), #error:not([hidden])', { timeout: 60_000 }); return popupState(popup); })();
+  assert.equal(error, null, 'a new extraction after Cancel runs to the end');
+  await Promise.all([page.close(), popup.close()]);
+});
+
+test('three-way view control: state in the popup (aria-pressed) and on the page badge, content view reads as a column, original restores exactly', async () => {
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  const before = await page.evaluate(() => document.documentElement.outerHTML);
+  await popup.click('#extract');
+  await popup.waitForSelector('#summary:not([hidden])');
+  await page.screenshot({ path: join(SHOTS, 'page-outlined.png'), caret: 'initial' });
+  for (const view of ['template', 'content']) {
+    await chooseView(popup, view);
+    const { pressed } = await popupState(popup);
+    assert.deepEqual(Object.entries(pressed).filter(([, v]) => v === 'true').map(([k]) => k), [view]);
+    const layer = await page.evaluate(pageLayerProbe);
+    assert.equal(Object.values(layer.pressed).filter((v) => v === 'true').length, 1, 'the badge shows one pressed view');
+    assert.equal(layer.pressed[view[0].toUpperCase() + view.slice(1)], 'true', `the badge shows ${view}`);
+    if (view === 'content') {
+      assert.ok(layer.reader.width >= 500, `the reading column is wide (${layer.reader.width} px)`);
+      assert.ok(layer.reader.widest >= 400, `the content is no longer squeezed into a side column (${layer.reader.widest} px)`);
+    }
+    await page.screenshot({ path: join(SHOTS, `page-${view}.png`), caret: 'initial' });
+  }
+  // The page's own badge switches the view too, and the popup follows.
+  await page.click('tex-view >> .views button:has-text("Template")');
+  await popup.waitForSelector('#view[data-view="template"]');
+  await chooseView(popup, 'original');
+  assert.equal(await page.evaluate(pageLayerProbe), null, 'the original view draws nothing on the page');
+  const restored = await page.evaluate(() => document.documentElement.outerHTML);
+  if (restored !== before) writeFileSync(join(SHOTS, 'restored.html'), restored);
+  assert.ok(restored === before, 'the page is exactly as before (see ui/restored.html)');
+  await Promise.all([page.close(), popup.close()]);
+});
+
+test('shortcut / context-menu path: nothing stored, a failure said in one sentence on the button and on the page', async () => {
+  const expected = nativeExtraction();
+  const run = (url) => browser.context.serviceWorkers()[0].evaluate(async (u) => {
+    const [tab] = await chrome.tabs.query({ url: u });
+    const sentence = await extractInTab(tab);
+    return {
+      sentence,
+      badge: await chrome.action.getBadgeText({ tabId: tab.id }),
+      title: await chrome.action.getTitle({ tabId: tab.id }),
+      stored: await chrome.storage.session.get(null),
+    };
+  }, url);
+  const failing = await browser.context.newPage();
+  await failing.goto(`${fixtures.origin}/no-links/index.html`);
+  const sentence = 'The page has no links to other pages of the same site, so there is nothing to compare it with.';
+  assert.deepEqual(await run(failing.url()), { sentence, badge: '!', title: sentence, stored: {} });
+  assert.match((await failing.evaluate(pageLayerProbe)).badge, new RegExp(sentence.replace(/[.,]/g, '.')), 'the page says it too');
+
+  const page = await browser.context.newPage();
+  await page.goto(site.origin + KEY_PAGE);
+  const done = await run(page.url());
+  const pct = Math.round((100 * expected.template_nodes) / expected.total_nodes);
+  assert.deepEqual(done, { sentence: `Template found: ${pct} % of this page is the site's template.`, badge: 'T', title: done.sentence, stored: {} });
+  assert.equal((await page.evaluate(pageLayerProbe)).pressed.Template, 'true', 'the page shows the template view and says so');
+  await Promise.all([failing.close(), page.close()]);
+});
+
+test('a restricted page is diagnosed when the popup opens, before any click', async () => {
+  const { page, popup } = await openWithPopup(browser, 'chrome://version/');
+  assert.equal((await popupState(popup)).error,
+    'The address chrome://version/ is not a web page this extension can analyse (only http and https pages are).');
+  await popup.setViewportSize({ width: 364, height: 300 });
+  await popup.screenshot({ path: join(SHOTS, 'popup-error.png') });
+  await Promise.all([page.close(), popup.close()]);
+});
+
+describe('dark mode', () => {
+  for (const scheme of ['light', 'dark']) {
+    test(`popup, options and results page follow prefers-color-scheme: ${scheme}`, async () => {
+      const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+      await popup.setViewportSize({ width: 364, height: 600 });
+      const pages = [popup, await browser.context.newPage(), await browser.context.newPage()];
+      await pages[1].goto(browser.extensionUrl('options.html'));
+      await pages[2].goto(browser.extensionUrl('bench.html'));
+      for (const p of pages) {
+        await p.emulateMedia({ colorScheme: scheme });
+        await p.waitForSelector('body[data-ready="true"]');
+        const [r, g, b] = (await p.evaluate(() => getComputedStyle(document.body).backgroundColor)).match(/\d+/g).map(Number);
+        const luminance = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+        assert.ok(scheme === 'dark' ? luminance < 0.2 : luminance > 0.9, `${p.url()} background ${r},${g},${b} in ${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: scheme });
+      await popup.screenshot({ path: join(SHOTS, `popup-idle-${scheme}.png`) });
+      await popup.click('#extract');
+      await popup.waitForSelector('#summary:not([hidden])');
+      await popup.screenshot({ path: join(SHOTS, `popup-result-${scheme}.png`) });
+      await page.screenshot({ path: join(SHOTS, `page-outlined-${scheme}.png`), caret: 'initial' });
+      await pages[1].click('#advanced summary');
+      await pages[1].screenshot({ path: join(SHOTS, `options-${scheme}.png`), fullPage: true });
+      await Promise.all([page.close(), ...pages.map((p) => p.close())]);
+    });
+  }
+});
+
+describe('axe-core: zero violations, best practices included', () => {
+  const check = async (p, what) => {
+    const violations = await axeViolationsIn((src) => p.evaluate(src));
+    assert.deepEqual(violations, [], `${what}: ${violations.join('; ')}`);
+  };
+  for (const scheme of ['light', 'dark']) {
+    test(`popup (idle, result with details, error), options with Advanced, results page (${scheme})`, async () => {
+      const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+      await popup.emulateMedia({ colorScheme: scheme });
+      await check(popup, 'idle popup');
+      await popup.click('#extract');
+      await popup.waitForSelector('#summary:not([hidden])');
+      await popup.click('#details summary');
+      await check(popup, 'popup with result');
+      const failing = await openWithPopup(browser, 'chrome://version/');
+      await failing.popup.emulateMedia({ colorScheme: scheme });
+      await check(failing.popup, 'popup with an error');
+      const options = await browser.context.newPage();
+      await options.emulateMedia({ colorScheme: scheme });
+      await options.goto(browser.extensionUrl('options.html'));
+      await options.waitForSelector('body[data-ready="true"]');
+      await options.click('#advanced summary');
+      await check(options, 'options');
+      const bench = await browser.context.newPage();
+      await bench.emulateMedia({ colorScheme: scheme });
+      await bench.goto(browser.extensionUrl('bench.html'));
+      await bench.waitForSelector('body[data-ready="true"]');
+      await check(bench, 'results page');
+      await Promise.all([page, popup, failing.page, failing.popup, options, bench].map((p) => p.close()));
+    });
+  }
+});
+
+test('content and template views on every dev site: screenshots kept as artifacts', { skip: !existsSync(join(DEV_SET, 'index.json')) && `no dev set at ${DEV_SET}` }, async (t) => {
+  const served = await serveSet(DEV_SET);
+  try {
+    for (const s of served.sites) {
+      const { page, popup } = await openWithPopup(browser, s.key_url);
+      await popup.click('#extract');
+      await popup.waitForSelector('#summary:not([hidden]), #error:not([hidden])', { timeout: 120_000 });
+      const { error } = await popupState(popup);
+      if (error) {
+        t.diagnostic(`${s.id}: ${error}`);
+      } else {
+        for (const view of ['template', 'content']) {
+          await chooseView(popup, view);
+          await page.screenshot({ path: join(SHOTS, `dev-${s.id}-${view}.png`), caret: 'initial' });
+        }
+        const { reader } = await page.evaluate(pageLayerProbe);
+        assert.ok(reader.widest >= 300 || reader.widest === 0, `${s.id}: content laid out in the column (${reader.widest} px)`);
+        await chooseView(popup, 'original');
+      }
+      await Promise.all([page.close(), popup.close()]);
+    }
+  } finally {
+    await served.stop();
+    // The dev sites' own scripts fail offline (their CDNs are unreachable): not ours to count.
+    const origins = served.sites.map((s) => new URL(s.key_url).origin);
+    browser.errors.splice(0, Infinity, ...browser.errors.filter((e) => !origins.some((o) => e.startsWith(o))));
+  }
+});
+
+describe('Spanish', () => {
+  let es;
+  before(async () => { es = await launchChromiumIn('es'); });
+  after(async () => { await es?.close(); });
+
+  test('the popup, its result and the core\'s error sentences are in Spanish', async () => {
+    const { page, popup } = await openWithPopup(es, site.origin + KEY_PAGE);
+    assert.equal(await popup.getAttribute('html', 'lang'), 'es');
+    assert.equal(await popup.textContent('#extract'), 'Extraer plantilla');
+    await popup.click('#extract');
+    await popup.waitForSelector('#summary:not([hidden])');
+    assert.match(await popup.textContent('#plain'), /^Plantilla encontrada: .* son el \d+ % de ella\.$/);
+    assert.match(await popup.textContent('#compared'), /^Comparada con otras \d+ páginas del sitio en [\d,]+ (ms|s)\.$/);
+    await popup.screenshot({ path: join(SHOTS, 'popup-result-es.png') });
+    await Promise.all([page.close(), popup.close()]);
+
+    const noLinks = await openWithPopup(es, `${fixtures.origin}/no-links/index.html`);
+    await noLinks.popup.click('#extract');
+    await noLinks.popup.waitForSelector('#error:not([hidden])');
+    assert.equal(await noLinks.popup.textContent('#error'),
+      'La página no tiene enlaces a otras páginas del mismo sitio, así que no hay nada con qué compararla.');
+    await Promise.all([noLinks.page.close(), noLinks.popup.close()]);
+
+    const big = await openWithPopup(es, site.origin + KEY_PAGE);
+    await big.popup.evaluate(() => chrome.storage.local.set({ config: { max_nodes: 50 } }));
+    await big.popup.click('#extract');
+    await big.popup.waitForSelector('#error:not([hidden])');
+    await big.popup.evaluate(() => chrome.storage.local.remove('config'));
+    assert.equal(await big.popup.textContent('#error'),
+      `No se pudo cargar la página clave: ${site.origin}${KEY_PAGE} tiene 130 elementos, más que el límite de 50.`);
+    await Promise.all([big.page.close(), big.popup.close()]);
+  });
+
+  test('the options page is in Spanish and says an invalid value in Spanish', async () => {
+    const options = await es.context.newPage();
+    await options.goto(es.extensionUrl('options.html'));
+    await options.waitForSelector('body[data-ready="true"]');
+    assert.equal(await options.textContent('h1'), 'Opciones de Template Extractor');
+    await options.click('#advanced summary');
+    await options.fill('[name="equality.w_classes"]', '0.9');
+    await options.click('button[type="submit"]');
+    await options.waitForSelector('#message.error');
+    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1.400.');
+    await options.screenshot({ path: join(SHOTS, 'options-es.png'), fullPage: true });
+    await options.close();
+  });
+});
+
+test('no page raised an uncaught error during the UI tests', () => {
+  assert.deepEqual(browser.errors, []);
+});

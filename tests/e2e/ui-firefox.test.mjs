@@ -1,0 +1,169 @@
+// The same user-facing checks as ui-chromium.test.mjs, in Firefox ESR: the
+// popup (opened as a tab) closed and reopened mid-extraction, Cancel, the
+// three-way view control and the page's badge, dark mode, Spanish (language
+// pack firefox-esr-l10n-es-es) and axe with zero violations.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { launchFirefox } from './firefox.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, nativeExtraction } from './harness.mjs';
+import { serve } from './server.mjs';
+import { axeViolationsIn, firefoxInLocale, pageLayerProbe, slowDemoSite, until } from './ui-harness.mjs';
+
+let ff;
+let site;
+let slow;
+let fixtures;
+
+before(async () => {
+  nativeExtraction();
+  site = await serve(WWW);
+  slow = await slowDemoSite(400);
+  fixtures = await serve(FIXTURES);
+  ff = await launchFirefox();
+});
+
+after(async () => {
+  await ff?.close();
+  await Promise.all([site, slow, fixtures].map((s) => s?.close()));
+});
+
+const text = (id) => ff.execute((i) => document.getElementById(i).textContent, id);
+const visible = (id) => ff.execute((i) => !document.getElementById(i).hidden, id);
+const pressed = () => ff.execute(() => Object.fromEntries([...document.querySelectorAll('[data-view-button]')].map((b) => [b.dataset.viewButton, b.getAttribute('aria-pressed')])));
+
+async function openWithPopup(url) {
+  const page = await ff.openTab(url);
+  const actual = await ff.execute(() => location.href);
+  const popup = await openPopup(actual);
+  return { page, popup, url: actual };
+}
+
+async function openPopup(url) {
+  const popup = await ff.openTab(ff.popupUrl(url));
+  await ff.waitFor('body[data-ready="true"]');
+  return popup;
+}
+
+async function close(...handles) {
+  for (const h of handles) await ff.closeTab(h);
+}
+
+test('closing the popup mid-extraction loses nothing: reopened, it shows the progress, then the result, with the page marked', async () => {
+  const expected = nativeExtraction();
+  const { page, popup, url } = await openWithPopup(slow.origin + KEY_PAGE);
+  await ff.click('#extract');
+  await until(async () => (await text('status')).startsWith('Loading linked pages'));
+  await ff.closeTab(popup);
+
+  const again = await openPopup(url);
+  assert.match(await text('status'), /^Loading linked pages: \d+ \/ \d+$/);
+  assert.equal(await visible('cancel'), true, 'Cancel is offered while pages load');
+  await ff.waitFor('#summary:not([hidden])');
+  assert.match(await text('counts'), new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
+  assert.deepEqual(await pressed(), { original: 'true', template: 'false', content: 'false' });
+  await ff.switchTo(page);
+  assert.ok((await ff.execute(pageLayerProbe)).outlines > 0, 'the template is outlined on the page');
+  await close(again, page);
+});
+
+test('Cancel stops a running extraction and says so in one sentence', async () => {
+  const { page, popup } = await openWithPopup(slow.origin + KEY_PAGE);
+  await ff.click('#extract');
+  await until(async () => (await text('status')).startsWith('Loading linked pages'));
+  await ff.click('#cancel');
+  await ff.waitFor('#error:not([hidden])', 5000);
+  assert.equal(await text('error'), 'The extraction was cancelled.');
+  assert.equal(await visible('cancel'), false);
+  await close(popup, page);
+});
+
+test('three-way view control: aria-pressed in the popup, the same state on the page badge, original restores exactly', async () => {
+  const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
+  await ff.switchTo(page);
+  const before = await ff.execute(() => document.documentElement.outerHTML);
+  await ff.switchTo(popup);
+  await ff.click('#extract');
+  await ff.waitFor('#summary:not([hidden])');
+  for (const [view, label] of [['template', 'Template'], ['content', 'Content']]) {
+    await ff.switchTo(popup);
+    await ff.click(`[data-view-button="${view}"]`);
+    await ff.waitFor(`#view[data-view="${view}"]`);
+    assert.deepEqual(Object.entries(await pressed()).filter(([, v]) => v === 'true').map(([k]) => k), [view]);
+    await ff.switchTo(page);
+    const layer = await ff.execute(pageLayerProbe);
+    assert.equal(layer.pressed[label], 'true', `the badge shows ${view}`);
+    if (view === 'content') assert.ok(layer.reader.widest >= 400, `content in a wide column (${layer.reader.widest} px)`);
+    await ff.screenshot(join(ARTIFACTS, 'ui', `firefox-page-${view}.png`));
+  }
+  await ff.switchTo(popup);
+  await ff.click('[data-view-button="original"]');
+  await ff.waitFor('#view[data-view="original"]');
+  await ff.switchTo(page);
+  assert.equal(await ff.execute(pageLayerProbe), null, 'the original view draws nothing');
+  assert.ok((await ff.execute(() => document.documentElement.outerHTML)) === before, 'the page is exactly as before');
+  await close(popup, page);
+});
+
+const setPref = async (script, ...args) => {
+  await ff.call('POST', '/moz/context', { context: 'chrome' });
+  try {
+    return await ff.call('POST', '/execute/sync', { script, args });
+  } finally {
+    await ff.call('POST', '/moz/context', { context: 'content' });
+  }
+};
+
+describe('dark mode and axe', () => {
+  const axeCheck = async (what) => {
+    const violations = await axeViolationsIn((src) => ff.execute(`() => ${src}`));
+    assert.deepEqual(violations, [], `${what}: ${violations.join('; ')}`);
+  };
+  for (const [scheme, dark] of [['light', 0], ['dark', 1]]) {
+    test(`${scheme}: popup, options and results page follow the system, with zero axe violations`, async () => {
+      await setPref('Services.prefs.setIntPref("ui.systemUsesDarkTheme", arguments[0]);', dark);
+      const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
+      const background = () => ff.execute(() => getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number));
+      const isDark = async () => { const [r, g, b] = await background(); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.2; };
+      assert.equal(await isDark(), Boolean(dark), 'popup');
+      await axeCheck('idle popup');
+      await ff.click('#extract');
+      await ff.waitFor('#summary:not([hidden])');
+      await ff.execute(() => { document.getElementById('details').open = true; });
+      await axeCheck('popup with result');
+      const options = await ff.openTab(ff.extensionUrl('options.html'));
+      await ff.waitFor('body[data-ready="true"]');
+      assert.equal(await isDark(), Boolean(dark), 'options');
+      await ff.execute(() => { document.getElementById('advanced').open = true; });
+      await axeCheck('options');
+      const bench = await ff.openTab(ff.extensionUrl('bench.html'));
+      await ff.waitFor('body[data-ready="true"]');
+      assert.equal(await isDark(), Boolean(dark), 'results page');
+      await axeCheck('results page');
+      await close(bench, options, popup, page);
+      const restricted = await openWithPopup('about:robots');
+      await axeCheck('popup with an error');
+      await close(restricted.popup, restricted.page);
+    });
+  }
+  after(() => setPref('Services.prefs.clearUserPref("ui.systemUsesDarkTheme");'));
+});
+
+describe('Spanish', () => {
+  test('with the Spanish language pack, the popup and the core\'s sentences are in Spanish', async (t) => {
+    if (!(await firefoxInLocale(ff, 'es-ES'))) return t.skip('no es-ES language pack (Debian firefox-esr-l10n-es-es)');
+    const { page, popup } = await openWithPopup(`${fixtures.origin}/no-links/index.html`);
+    assert.equal(await ff.execute(() => document.documentElement.lang), 'es');
+    assert.equal(await text('extract'), 'Extraer plantilla');
+    await ff.click('#extract');
+    await ff.waitFor('#error:not([hidden])');
+    assert.equal(await text('error'), 'La página no tiene enlaces a otras páginas del mismo sitio, así que no hay nada con qué compararla.');
+    await close(popup, page);
+    const result = await openWithPopup(site.origin + KEY_PAGE);
+    await ff.click('#extract');
+    await ff.waitFor('#summary:not([hidden])');
+    assert.match(await text('plain'), /^Plantilla encontrada: .* son el \d+ % de ella\.$/);
+    await close(result.popup, result.page);
+  });
+});
