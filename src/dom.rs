@@ -86,6 +86,13 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// A tree from nodes already in document order whose links (`parent`,
+    /// `children`, `child_index`, `depth`) agree; used to rebuild a stored
+    /// template skeleton. `None` when empty.
+    pub fn from_nodes(nodes: Vec<Node>) -> Option<Tree> {
+        (!nodes.is_empty()).then_some(Tree { nodes })
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len()
     }

@@ -19,6 +19,7 @@ pub mod page_source;
 pub mod rtdm;
 pub mod score;
 pub mod template;
+pub mod template_memory;
 pub mod text_recurrence;
 
 #[cfg(not(target_arch = "wasm32"))]
