@@ -7,9 +7,8 @@ use gloo_net::http::{Request, Response};
 use url::{Origin, Url};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, DomParser, Performance, RequestCredentials, RequestMode, RequestRedirect, SupportedType};
+use web_sys::{AbortSignal, Performance, RequestCredentials, RequestMode, RequestRedirect};
 
-use super::live_dom;
 use crate::error::LoadError;
 use crate::page_source::{LoadedPage, PageSource};
 
@@ -83,12 +82,11 @@ impl FetchSource {
         let t0 = self.now_ms();
         let html = self.fetch_html(url).await?;
         let t1 = self.now_ms();
-        let unreadable = |reason: String| LoadError::Unreadable { url: url.to_string(), reason };
-        let parser = DomParser::new().map_err(|e| unreadable(format!("{e:?}")))?;
-        let doc = parser.parse_from_string(&html, SupportedType::TextHtml).map_err(|e| unreadable(format!("{e:?}")))?;
+        // html5ever in wasm (the CLI's parser): the body is already here, and
+        // parsing it here beats DOMParser plus a web-sys walk of its document.
+        let doc = crate::html::parse(&html);
         let t2 = self.now_ms();
-        let root = doc.document_element().ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
-        let (tree, _) = live_dom::snapshot(&root).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
+        let tree = crate::html::snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         let t3 = self.now_ms();
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
