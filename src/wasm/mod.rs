@@ -3,6 +3,7 @@
 
 mod fetch_source;
 pub mod live_dom;
+mod memory;
 mod save;
 pub mod view;
 
