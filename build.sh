@@ -12,6 +12,9 @@
 #   ./build.sh bench SET_DIR [--out FILE]
 #                       Check benchmarks in headless Chromium (the extension's results
 #                       page), compared with the native CLI; writes the JSON report
+#   ./build.sh perf SET_DIR [--runs N] [--no-synthetic] [--out FILE]
+#                       click vs limit (fetch + DOMParser of the pages the click
+#                       loaded) per key page and on synthetic pages, in Chromium
 # Installs whatever is missing (idempotent); traffic only ever goes to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -127,6 +130,15 @@ bench() {
   node scripts/bench.mjs "$set" "$@"
 }
 
+perf() {
+  local set=${1:?usage: $0 perf SET_DIR [--runs N] [--no-synthetic] [--out FILE]}
+  shift
+  ensure_browsers
+  build
+  log "perf: click vs limit in headless Chromium on $set"
+  node scripts/perf.mjs "$set" "$@"
+}
+
 run_tests() {
   ensure_browsers
   build
@@ -168,5 +180,6 @@ case "${1:-build}" in
   package) package ;;
   serve-bench) shift; serve_bench "$@" ;;
   bench) shift; bench "$@" ;;
-  *) echo "usage: $0 [build|demo|test|package|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE]]" >&2; exit 2 ;;
+  perf) shift; perf "$@" ;;
+  *) echo "usage: $0 [build|demo|test|package|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
 esac

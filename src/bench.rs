@@ -139,3 +139,124 @@ pub fn run_set(name: &str, cfg: &Config, sites: &[SiteInfo]) -> ConfigRun {
         sites: results,
     }
 }
+
+/// Template memory on one site: learn from other pages of the site, then
+/// serve the key page from memory with zero loads, scored beside the full
+/// extraction of the key page.
+#[derive(Clone, Debug, Serialize)]
+pub struct MemoryCheck {
+    pub site: String,
+    /// Pages whose full extraction was learnt, in the key page's link order,
+    /// until the key page matched a cluster (at most [`MEMORY_PAGES`]).
+    pub learnt: Vec<String>,
+    /// Layout similarity of the key page to the cluster that served it (or
+    /// to the closest cluster when none fitted).
+    pub similarity: Option<f64>,
+    /// The key page's template from memory (0 loads); `None` when no cluster fitted.
+    pub reused: Option<Score>,
+    /// Time to find the cluster and map its skeleton, in milliseconds.
+    pub reuse_ms: f64,
+    /// The key page's full extraction.
+    pub full: Score,
+    pub full_loads: usize,
+    pub full_ms: f64,
+    pub error: Option<String>,
+}
+
+/// Most pages a memory check learns before it gives up on the key page.
+pub const MEMORY_PAGES: usize = 4;
+
+/// Runs the memory check on one site.
+pub fn run_memory_check(cfg: &Config, site: &SiteInfo) -> MemoryCheck {
+    use crate::hyperlink::page_links;
+    use crate::link_order::sort_links;
+    use crate::template_memory::Memory;
+
+    let source = SiteFolder::new(&site.dir, cfg.max_nodes);
+    let url = source.url_of(&site.key);
+    let mut check = MemoryCheck {
+        site: site.id.clone(),
+        learnt: Vec::new(),
+        similarity: None,
+        reused: None,
+        reuse_ms: 0.0,
+        full: Score::default(),
+        full_loads: 0,
+        full_ms: 0.0,
+        error: None,
+    };
+    let outcome = futures::executor::block_on(async {
+        let key = source.load(&url).await.map_err(|e| crate::error::ExtractError::KeyPage(e).to_string())?;
+        let x = extract(cfg, &source, &key).await.map_err(|e| e.to_string())?;
+        check.full = score(&key.tree, &x.template);
+        check.full_loads = x.loads;
+        check.full_ms = x.timings.total_ms;
+        let mut memory = Memory::new();
+        for link in sort_links(&key.tree, &key.url, &page_links(&key.tree, &key.url)) {
+            if check.learnt.len() == MEMORY_PAGES {
+                break;
+            }
+            if same_page(&link.url, &key.url) {
+                continue;
+            }
+            let Ok(page) = source.load(&link.url).await else { continue };
+            let Ok(px) = extract(cfg, &source, &page).await else { continue };
+            memory.learn(&site.id, cfg, &page.url, &page.tree, &px.template);
+            check.learnt.push(page.url.path().to_string());
+            let start = source.now_ms();
+            if let Some((i, similarity)) = memory.find(&site.id, cfg, &key.tree) {
+                let template = memory.sites[&site.id][i].apply(cfg, &key.tree);
+                check.reuse_ms = source.now_ms() - start;
+                check.similarity = Some(similarity);
+                check.reused = Some(score(&key.tree, &template));
+                break;
+            }
+            check.similarity = memory.closest(&site.id, cfg, &key.tree).map(|(_, s)| s);
+        }
+        Ok::<(), String>(())
+    });
+    if let Err(e) = outcome {
+        check.error = Some(e);
+    }
+    check
+}
+
+/// Whether two URLs name the same file of a site folder (`/a/` is `/a/index.html`).
+fn same_page(a: &url::Url, b: &url::Url) -> bool {
+    let file = |u: &url::Url| u.path().trim_end_matches("index.html").trim_end_matches(".html").to_string();
+    file(a) == file(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On the dev set, key pages served from a memory learnt on other pages
+    /// (sites with no fitting cluster fall back to the full method) score
+    /// within one F1 point of the full extraction.
+    #[test]
+    fn memory_reuse_scores_like_the_full_method_on_the_dev_set() {
+        let set = Path::new("../shared/bench/dev");
+        if !set.join("index.json").is_file() {
+            eprintln!("skipped: ../shared/bench/dev is missing, so the memory check cannot run");
+            return;
+        }
+        let cfg = Config::default();
+        let checks: Vec<MemoryCheck> = read_set(set).unwrap().iter().map(|s| run_memory_check(&cfg, s)).collect();
+        assert!(checks.iter().all(|c| c.error.is_none()), "{checks:?}");
+        let served = checks.iter().filter(|c| c.reused.is_some()).count();
+        assert!(served * 2 >= checks.len(), "only {served} of {} sites served from memory", checks.len());
+        let n = checks.len() as f64;
+        let memory = checks.iter().map(|c| c.reused.unwrap_or(c.full).f1).sum::<f64>() / n;
+        let full = checks.iter().map(|c| c.full.f1).sum::<f64>() / n;
+        assert!((memory - full).abs() <= 0.01, "memory {memory:.4} vs full {full:.4}");
+    }
+
+    #[test]
+    fn a_folder_index_is_the_same_page_as_its_directory() {
+        let u = |p: &str| url::Url::parse("http://site.local/").unwrap().join(p).unwrap();
+        assert!(same_page(&u("news/"), &u("news/index.html")));
+        assert!(same_page(&u("about"), &u("about.html")));
+        assert!(!same_page(&u("news/a"), &u("news/index.html")));
+    }
+}

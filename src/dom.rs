@@ -99,6 +99,14 @@ impl Tree {
         self.base_href.as_deref().and_then(|h| page_url.join(h).ok()).unwrap_or_else(|| page_url.clone())
     }
 
+    /// A tree from nodes already in document order whose links (`parent`,
+    /// `children`, `child_index`, `depth`) agree; used to rebuild a stored
+    /// template skeleton. `None` when empty.
+    pub fn from_nodes(mut nodes: Vec<Node>) -> Option<Tree> {
+        number_same_tag_siblings(&mut nodes);
+        (!nodes.is_empty()).then_some(Tree { nodes, base_href: None })
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len()
     }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use template_extractor::bench::{read_set, run_set, ConfigRun};
+use template_extractor::bench::{read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
 use template_extractor::config::{Config, PRESETS};
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
@@ -15,6 +15,7 @@ use template_extractor::html::{parse, template_html};
 use template_extractor::page_source::PageSource;
 use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::site_folder::SiteFolder;
+use template_extractor::template_memory::{Memory, Recall};
 
 #[derive(Parser)]
 #[command(name = "tex", version, about = "Site-level web template extraction")]
@@ -43,6 +44,11 @@ enum Command {
         /// Write the template as a standalone HTML file here.
         #[arg(long)]
         html: Option<PathBuf>,
+        /// Template memory file: a page whose layout matches a remembered
+        /// cluster of this site is served with zero loads; otherwise the full
+        /// method runs and the file gains a cluster (created when missing).
+        #[arg(long)]
+        memory: Option<PathBuf>,
     },
     /// Score every site of a benchmark set, one or more configurations side by side.
     Bench {
@@ -57,6 +63,11 @@ enum Command {
         /// Write the report as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Instead of scoring: per site, learn the template of other pages
+        /// (link order) into a memory, serve the key page from it with zero
+        /// loads and score that beside the full extraction.
+        #[arg(long)]
+        memory_check: bool,
     },
 }
 
@@ -253,13 +264,157 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
     Ok(())
 }
 
+/// `extract --memory`: serve the page from the site's remembered clusters,
+/// or extract it in full and remember it.
+fn run_extract_memory(
+    site: PathBuf,
+    key: String,
+    cfg: Config,
+    json: Option<PathBuf>,
+    html: Option<PathBuf>,
+    file: PathBuf,
+) -> Result<(), String> {
+    if !site.is_dir() {
+        return Err(format!("The site folder {} does not exist.", site.display()));
+    }
+    let mut memory = if file.exists() {
+        let text = std::fs::read_to_string(&file).map_err(|e| format!("Cannot read {}: {e}.", file.display()))?;
+        Memory::from_json(&text).map_err(|e| format!("{} cannot be used: {e}.", file.display()))?
+    } else {
+        Memory::new()
+    };
+    // The CLI's origin is the same for every folder, so the folder names the site.
+    let site_key = std::fs::canonicalize(&site).unwrap_or_else(|_| site.clone()).display().to_string();
+    let source = SiteFolder::new(&site, cfg.max_nodes);
+    let url = source.url_of(&key);
+    let start = std::time::Instant::now();
+    let (recall, tree) = futures::executor::block_on(async {
+        let loaded = source.load(&url).await.map_err(|e| ExtractError::KeyPage(e).to_string())?;
+        let r = memory.recall(&site_key, &cfg, &source, &loaded).await.map_err(|e| e.to_string())?;
+        Ok::<_, String>((r, loaded.tree))
+    })?;
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    let template = recall.template();
+    let nodes = template.iter().filter(|&&t| t).count();
+    println!("Template of {} ({})", key, site.display());
+    println!("  template nodes  {} / {} ({:.1} %)", nodes, tree.len(), 100.0 * nodes as f64 / tree.len() as f64);
+    match &recall {
+        Recall::Reused { cluster, similarity, .. } => {
+            println!("  memory          cluster {cluster} of this site, layout similarity {similarity:.2}: 0 loads")
+        }
+        Recall::Extracted(x) => println!(
+            "  memory          no cluster fits: full method, {} loads; learnt as cluster {}",
+            x.loads,
+            memory.sites[&site_key].len() - 1
+        ),
+    }
+    println!("  time            {ms:.1} ms (key page load included)");
+    if has_gold(&tree) {
+        let s = score(&tree, template);
+        println!(
+            "  gold            recall {:.2} %, precision {:.2} %, F1 {:.2} %",
+            100.0 * s.recall,
+            100.0 * s.precision,
+            100.0 * s.f1
+        );
+    }
+    write(&file, &memory.to_json())?;
+    println!("  wrote           {}", file.display());
+    if let Some(path) = json {
+        let v = serde_json::json!({
+            "key": key,
+            "reused": matches!(recall, Recall::Reused { .. }),
+            "loads": recall.loads(),
+            "template_nodes": nodes,
+            "total_nodes": tree.len(),
+            "template_paths": template_paths(&tree, template),
+        });
+        write(&path, &serde_json::to_string_pretty(&v).expect("json"))?;
+        println!("  wrote           {}", path.display());
+    }
+    if let Some(path) = html {
+        let text = std::fs::read_to_string(site.join(key.trim_start_matches('/'))).unwrap_or_default();
+        write(&path, &template_html(&parse(&text), template))?;
+        println!("  wrote           {}", path.display());
+    }
+    Ok(())
+}
+
+/// `bench --memory-check`: memory reuse against the full method, per site.
+fn run_memory_check_set(set: PathBuf, presets: Vec<String>, json: Option<PathBuf>) -> Result<(), String> {
+    let sites = read_set(&set).map_err(|e| format!("{e}."))?;
+    let presets = if presets.is_empty() { vec!["default".to_string()] } else { presets };
+    let mut report = Vec::new();
+    for p in presets {
+        let cfg = load_config(&p, None)?;
+        let checks: Vec<MemoryCheck> = sites.iter().map(|s| run_memory_check(&cfg, s)).collect();
+        println!("\n== {p}: key page from memory (0 loads) vs full extraction ==");
+        println!(
+            "{:<14} {:>5} {:>5} {:>7} {:>7} {:>5} {:>7} {:>8}  learnt from",
+            "site", "pages", "sim", "F1 mem", "F1 full", "loads", "ms mem", "ms full"
+        );
+        for c in &checks {
+            if let Some(e) = &c.error {
+                println!("{:<14} error: {e}", c.site);
+                continue;
+            }
+            println!(
+                "{:<14} {:>5} {:>5} {:>7} {:>7} {:>5} {:>7.2} {:>8.1}  {}",
+                c.site,
+                c.learnt.len(),
+                c.similarity.map_or("-".to_string(), |s| format!("{s:.2}")),
+                c.reused.map_or("no fit".to_string(), |s| pct(s.f1)),
+                pct(c.full.f1),
+                c.full_loads,
+                c.reuse_ms,
+                c.full_ms,
+                c.learnt.join(" ")
+            );
+        }
+        let ok: Vec<&MemoryCheck> = checks.iter().filter(|c| c.error.is_none()).collect();
+        let served: Vec<&&MemoryCheck> = ok.iter().filter(|c| c.reused.is_some()).collect();
+        let n = ok.len().max(1) as f64;
+        // A key page no cluster fits is served by the full method, as `recall` does.
+        let with_fallback = ok.iter().map(|c| c.reused.unwrap_or(c.full).f1).sum::<f64>() / n;
+        let full = ok.iter().map(|c| c.full.f1).sum::<f64>() / n;
+        let mut reuse_ms: Vec<f64> = served.iter().map(|c| c.reuse_ms).collect();
+        reuse_ms.sort_by(f64::total_cmp);
+        let median = reuse_ms.get(reuse_ms.len() / 2).copied().unwrap_or(0.0);
+        println!(
+            "macro F1: memory {} (sites without a fitting cluster fall back to the full method), full {}; \
+             served from memory {}/{} sites, median {median:.2} ms",
+            pct(with_fallback).trim(),
+            pct(full).trim(),
+            served.len(),
+            ok.len()
+        );
+        let m = served.len().max(1) as f64;
+        println!(
+            "on the {} sites served from memory: macro F1 memory {}, full {}",
+            served.len(),
+            pct(served.iter().map(|c| c.reused.map_or(0.0, |s| s.f1)).sum::<f64>() / m).trim(),
+            pct(served.iter().map(|c| c.full.f1).sum::<f64>() / m).trim()
+        );
+        report.push(serde_json::json!({ "preset": p, "sites": checks }));
+    }
+    if let Some(path) = json {
+        write(&path, &serde_json::to_string_pretty(&report).expect("json"))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Extract { site, key, preset, config, json, html } => {
+        Command::Extract { site, key, preset, config, json, html, memory: Some(memory) } => {
+            load_config(&preset, config.as_ref()).and_then(|cfg| run_extract_memory(site, key, cfg, json, html, memory))
+        }
+        Command::Extract { site, key, preset, config, json, html, memory: None } => {
             load_config(&preset, config.as_ref()).and_then(|cfg| run_extract(site, key, cfg, json, html))
         }
-        Command::Bench { set, preset, config, json } => run_bench(set, preset, config, json),
+        Command::Bench { set, preset, json, memory_check: true, .. } => run_memory_check_set(set, preset, json),
+        Command::Bench { set, preset, config, json, memory_check: false } => run_bench(set, preset, config, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

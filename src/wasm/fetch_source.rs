@@ -1,6 +1,7 @@
-//! Candidate pages fetched from the page's own origin and parsed by the
-//! browser's own parser, so a candidate's snapshot is the tree the browser
-//! would build for it. gloo-net builds the requests and reads the responses'
+//! Candidate pages fetched from the page's own origin and parsed in wasm by
+//! html5ever, the CLI's parser and a spec-conformant one, so a candidate's
+//! snapshot is the tree the browser would build for it (without running its
+//! scripts) and the CLI's tree as well. gloo-net builds the requests and reads the responses'
 //! status and headers; the fetch and body promises are awaited here.
 //!
 //! Safety rules (README, "Limits and fetch policy"): no credentials are
@@ -17,11 +18,10 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, DomParser, Performance, ReadableStreamDefaultReader, RequestCredentials, RequestMode,
-    RequestRedirect, ResponseType, SupportedType,
+    AbortController, Performance, ReadableStreamDefaultReader, RequestCredentials, RequestMode, RequestRedirect,
+    ResponseType,
 };
 
-use super::live_dom;
 use crate::error::LoadError;
 use crate::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
 use crate::page_source::{LoadedPage, PageSource};
@@ -200,12 +200,11 @@ impl FetchSource {
         let t0 = self.now_ms();
         let html = self.fetch_html(url).await?;
         let t1 = self.now_ms();
-        let unreadable = |reason: String| LoadError::Unreadable { url: url.to_string(), reason };
-        let parser = DomParser::new().map_err(|e| unreadable(format!("{e:?}")))?;
-        let doc = parser.parse_from_string(&html, SupportedType::TextHtml).map_err(|e| unreadable(format!("{e:?}")))?;
+        // html5ever in wasm (the CLI's parser): the body is already here, and
+        // parsing it here beats DOMParser plus a web-sys walk of its document.
+        let doc = crate::html::parse(&html);
         let t2 = self.now_ms();
-        let root = doc.document_element().ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
-        let (tree, _) = live_dom::snapshot(&root).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
+        let tree = crate::html::snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         let t3 = self.now_ms();
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });

@@ -5,6 +5,7 @@ mod cancel;
 mod failure;
 mod fetch_source;
 pub mod live_dom;
+mod memory;
 mod save;
 pub mod view;
 
