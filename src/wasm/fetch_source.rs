@@ -34,17 +34,19 @@ pub struct FetchSource {
     max_nodes: usize,
     performance: Performance,
     budget: ByteBudget,
+    /// Time spent parsing and walking candidates so far (see [`Deadline`]).
+    busy_ms: Rc<Cell<f64>>,
     on_loaded: Box<dyn Fn()>,
 }
 
-/// How often the timeout's clock ticks, in milliseconds.
+/// How often the timeout's clock is read, in milliseconds (a hidden tab's
+/// timers may run only once a second, which then bounds the precision).
 const TICK_MS: i32 = 100;
 
-/// A request's timeout that counts only time the page's event loop was free.
-/// While the core keeps the main thread busy (parsing or mapping other
-/// pages), an answer that already arrived cannot be read, so that time must
-/// not count against the server: each tick credits at most two tick lengths,
-/// however late it runs.
+/// A request's timeout that does not count the time the core itself kept
+/// the main thread busy (parsing and walking other candidates): an answer
+/// that arrived meanwhile could not be read, and that is not the server's
+/// delay. `busy_ms` is the source's running total of such work.
 struct Deadline {
     controller: AbortController,
     expired: Rc<Cell<bool>>,
@@ -53,17 +55,14 @@ struct Deadline {
 }
 
 impl Deadline {
-    fn start(timeout_ms: u32, performance: Performance) -> Result<Self, JsValue> {
+    fn start(timeout_ms: u32, performance: Performance, busy_ms: Rc<Cell<f64>>) -> Result<Self, JsValue> {
         let controller = AbortController::new()?;
         let expired = Rc::new(Cell::new(false));
         let (abort, flag) = (controller.clone(), expired.clone());
-        let mut last = performance.now();
-        let mut credited = 0.0;
+        let (started, busy_before) = (performance.now(), busy_ms.get());
         let tick = Closure::<dyn FnMut()>::new(move || {
-            let now = performance.now();
-            credited += (now - last).min(2.0 * f64::from(TICK_MS));
-            last = now;
-            if credited >= f64::from(timeout_ms) && !flag.get() {
+            let waited = performance.now() - started - (busy_ms.get() - busy_before);
+            if waited >= f64::from(timeout_ms) && !flag.get() {
                 flag.set(true);
                 abort.abort();
             }
@@ -91,7 +90,15 @@ impl FetchSource {
         performance: Performance,
         on_loaded: Box<dyn Fn()>,
     ) -> Self {
-        Self { origin, timeout_ms, max_nodes, performance, budget: ByteBudget::default(), on_loaded }
+        Self {
+            origin,
+            timeout_ms,
+            max_nodes,
+            performance,
+            budget: ByteBudget::default(),
+            busy_ms: Rc::default(),
+            on_loaded,
+        }
     }
 
     fn request(&self, url: &Url, redirect: RequestRedirect, deadline: &Deadline) -> Result<web_sys::Request, String> {
@@ -110,7 +117,7 @@ impl FetchSource {
     /// origin: no request ever leaves the page's origin. `omit` sends no
     /// cookies or HTTP authentication, so a fetch never acts as the user.
     async fn fetch_html(&self, url: &Url) -> Result<String, LoadError> {
-        let deadline = Deadline::start(self.timeout_ms, self.performance.clone())
+        let deadline = Deadline::start(self.timeout_ms, self.performance.clone(), self.busy_ms.clone())
             .map_err(|e| LoadError::Unreadable { url: url.to_string(), reason: reason(&e) })?;
         let failed = |reason: String| {
             if deadline.expired.get() {
@@ -206,6 +213,7 @@ impl FetchSource {
         let t2 = self.now_ms();
         let tree = crate::html::snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         let t3 = self.now_ms();
+        self.busy_ms.set(self.busy_ms.get() + (t3 - t1));
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
         }
@@ -245,17 +253,15 @@ impl PageSource for FetchSource {
         self.performance.now()
     }
 
-    /// A zero-delay timer: the tab handles input and paints between two
-    /// candidates' mappings.
+    /// One round of the event loop: the tab handles input and paints between
+    /// two candidates' mappings. A message to ourselves, not a timer, because
+    /// a hidden tab's timers wait up to a second.
     async fn pause(&self) {
-        let promise = js_sys::Promise::new(&mut |resolve, _| {
-            let waited = web_sys::window()
-                .map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).is_ok())
-                .unwrap_or(false);
-            if !waited {
-                let _ = resolve.call0(&JsValue::NULL);
-            }
-        });
-        let _ = JsFuture::from(promise).await;
+        let Ok(channel) = web_sys::MessageChannel::new() else { return };
+        let promise = js_sys::Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
+        if channel.port2().post_message(&JsValue::NULL).is_ok() {
+            let _ = JsFuture::from(promise).await;
+        }
+        channel.port1().set_onmessage(None);
     }
 }
