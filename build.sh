@@ -3,13 +3,14 @@
 #   ./build.sh [build]  wasm core + glue -> dist/chrome, dist/firefox and their zips
 #   ./build.sh demo     build, serve www/ on 127.0.0.1, run the extension in headless
 #                       Chromium on /news/index.html, print the summary, write screenshots
-#   ./build.sh test     native tests, wasm-bindgen tests, Chromium and Firefox e2e tests
+#   ./build.sh lint     cargo fmt --check, clippy -D warnings (native and wasm32), ESLint
+#   ./build.sh test     lint, native tests, wasm-bindgen tests, Chromium and Firefox e2e tests
 #   ./build.sh serve-bench SET_DIR [PORT_BASE]
 #                       serves every site of a benchmark set on its own 127.0.0.1 port
 #                       (8700, 8701, ...); the index is at /__tex_index.json on each
-#   ./build.sh bench SET_DIR [--out FILE]
-#                       Check benchmarks in headless Chromium (the extension's results
-#                       page), compared with the native CLI; writes the JSON report
+#   ./build.sh bench SET_DIR [--out FILE] [--browser chromium|firefox]
+#                       Check benchmarks in headless Chromium or Firefox (the extension's
+#                       results page), compared with the native CLI; writes the JSON report
 # Installs whatever is missing (idempotent); traffic only ever goes to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -39,18 +40,22 @@ apt_install() {
 
 ensure_build_tools() {
   rustup target list --installed 2>/dev/null | grep -qx "$TARGET" || { log "rustup target add $TARGET"; rustup target add "$TARGET"; }
+  local component
+  for component in clippy rustfmt; do
+    rustup component list --installed 2>/dev/null | grep -q "^$component" || { log "rustup component add $component"; rustup component add "$component"; }
+  done
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
     log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
     cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
   fi
-  if [ ! -x "$BIN/wasm-opt" ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  if [ ! -x "$BIN/wasm-opt" ] || [ ! -x "$BIN/esbuild" ] || [ ! -x "$BIN/eslint" ] || [ ! -d node_modules/selenium-webdriver ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     log "npm ci"
     npm ci --no-audit --no-fund --loglevel=error
   fi
 }
 
 ensure_browsers() {
-  apt_install chromium chromium-driver firefox-esr
+  apt_install chromium chromium-driver firefox-esr zip
   command -v geckodriver >/dev/null || [ -x "$HOME/.cargo/bin/geckodriver" ] || { log "cargo install geckodriver"; cargo install geckodriver; }
 }
 
@@ -64,7 +69,9 @@ build() {
   "$BIN/wasm-opt" $FEATURES --strip-target-features "$WASM_TARGET_DIR/$TARGET/release/template_extractor.wasm" -o "$PKG/core.wasm"
   log "wasm-bindgen $WASM_BINDGEN_VERSION"
   wasm-bindgen --target no-modules --no-typescript --out-dir "$PKG" --out-name tex "$PKG/core.wasm"
-  # One extra entry point: instantiate from wasm2js's exports instead of a module.
+  # The one patch of wasm-bindgen's glue: no option (nor a second --target,
+  # which would duplicate the glue) exposes its imports and finalisation, and
+  # wasm2js's exports must be finalised like an instance's.
   local entry='return Object.assign(__wbg_init, { initSync }, exports);'
   grep -qF "$entry" "$PKG/tex.js" || { echo "wasm-bindgen glue has an unexpected shape" >&2; exit 1; }
   sed -i "s|$entry|return Object.assign(__wbg_init, { initSync, initFromExports: (make) => __wbg_finalize_init({ exports: make(__wbg_get_imports()) }, undefined) }, exports);|" "$PKG/tex.js"
@@ -80,15 +87,21 @@ build() {
   printf '{"commit":"%s","wasm_bindgen":"%s","rustc":"%s","built":"%s"}\n' "$commit" "$WASM_BINDGEN_VERSION" \
     "$(rustc --version | awk '{print $2}')" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$PKG/build-info.json"
 
+  # Cargo.toml holds the one version number; the manifests get it here.
+  local version
+  version=$(cargo metadata --no-deps --format-version 1 --offline | node -e 'process.stdin.on("data", (d) => (globalThis.s = (globalThis.s ?? "") + d)).on("end", () => console.log(JSON.parse(globalThis.s).packages[0].version))')
   for browser in chrome firefox; do
     local out=dist/$browser
     rm -rf "$out" && mkdir -p "$out"
     cp -r extension/. "$out/"
-    cp manifest.json "$PKG/tex.js" "$PKG/tex_bg.wasm" "$PKG/tex_asm.js" "$PKG/build-info.json" "$out/"
+    cp "$PKG/tex.js" "$PKG/tex_bg.wasm" "$PKG/tex_asm.js" "$PKG/build-info.json" "$out/"
+    node -e 'const fs = require("fs"); const [to, version] = process.argv.slice(1);
+      const { manifest_version, name, ...rest } = JSON.parse(fs.readFileSync("manifest.json", "utf8"));
+      fs.writeFileSync(to, JSON.stringify({ manifest_version, name, version, ...rest }, null, 2) + "\n");' "$out/manifest.json" "$version"
     rm -f "dist/template-extractor-$browser.zip"
-    (cd "$out" && python3 -m zipfile -c "../template-extractor-$browser.zip" $(ls -A))
+    (cd "$out" && zip -q -X -r "../template-extractor-$browser.zip" .)
   done
-  log "built dist/chrome, dist/firefox, dist/template-extractor-{chrome,firefox}.zip"
+  log "built dist/chrome, dist/firefox, dist/template-extractor-{chrome,firefox}.zip (version $version)"
 }
 
 demo() {
@@ -108,15 +121,28 @@ serve_bench() {
 }
 
 bench() {
-  local set=${1:?usage: $0 bench SET_DIR [--out FILE]}
+  local set=${1:?usage: $0 bench SET_DIR [--out FILE] [--browser chromium|firefox]}
   shift
   ensure_browsers
   build
-  log "Check benchmarks in headless Chromium on $set"
+  log "Check benchmarks on $set ($*)"
   node scripts/bench.mjs "$set" "$@"
 }
 
+lint() {
+  ensure_build_tools
+  log "cargo fmt --check"
+  cargo fmt --check
+  log "clippy -D warnings (native, all targets)"
+  cargo clippy --all-targets --quiet -- -D warnings
+  log "clippy -D warnings ($TARGET: the core and the browser glue in src/wasm)"
+  cargo clippy --lib --target "$TARGET" --quiet -- -D warnings
+  log "ESLint (extension, scripts, e2e tests)"
+  "$BIN/eslint" extension scripts tests/e2e eslint.config.mjs
+}
+
 run_tests() {
+  lint
   ensure_browsers
   build
   log "cargo test (native)"
@@ -138,8 +164,9 @@ wasm_tests() {
 case "${1:-build}" in
   build) build ;;
   demo) demo ;;
+  lint) lint ;;
   test) run_tests ;;
   serve-bench) shift; serve_bench "$@" ;;
   bench) shift; bench "$@" ;;
-  *) echo "usage: $0 [build|demo|test|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [build|demo|lint|test|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE] [--browser chromium|firefox]]" >&2; exit 2 ;;
 esac
