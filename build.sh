@@ -3,17 +3,18 @@
 #   ./build.sh [build]  wasm core + glue -> dist/chrome, dist/firefox and their zips
 #   ./build.sh demo     build, serve www/ on 127.0.0.1, run the extension in headless
 #                       Chromium on /news/index.html, print the summary, write screenshots
-#   ./build.sh test     native tests, wasm-bindgen tests, Chromium and Firefox e2e tests
+#   ./build.sh lint     cargo fmt --check, clippy -D warnings (native and wasm32), ESLint
+#   ./build.sh test     lint, native tests, wasm-bindgen tests, Chromium and Firefox e2e tests
 #   ./build.sh package  build, web-ext lint, then the two store zips and the source
 #                       archive for review in dist/store/ (see BUILDING.md)
 #   ./build.sh serve-bench SET_DIR [PORT_BASE]
 #                       serves every site of a benchmark set on its own 127.0.0.1 port
 #                       (8700, 8701, ...); the index is at /__tex_index.json on each
-#   ./build.sh bench SET_DIR [--out FILE]
-#                       Check benchmarks in headless Chromium (the extension's results
-#                       page), compared with the native CLI; writes the JSON report
+#   ./build.sh bench SET_DIR [--out FILE] [--browser chromium|firefox]
+#                       Check benchmarks in headless Chromium or Firefox (the extension's
+#                       results page), compared with the native CLI; writes the JSON report
 #   ./build.sh perf SET_DIR [--runs N] [--no-synthetic] [--out FILE]
-#                       click vs limit (fetch + DOMParser of the pages the click
+#                       click vs limit (fetch + parse of the pages the click
 #                       loaded) per key page and on synthetic pages, in Chromium
 # Installs whatever is missing (idempotent); traffic only ever goes to 127.0.0.1.
 set -euo pipefail
@@ -44,18 +45,22 @@ apt_install() {
 
 ensure_build_tools() {
   rustup target list --installed 2>/dev/null | grep -qx "$TARGET" || { log "rustup target add $TARGET"; rustup target add "$TARGET"; }
+  local component
+  for component in clippy rustfmt; do
+    rustup component list --installed 2>/dev/null | grep -q "^$component" || { log "rustup component add $component"; rustup component add "$component"; }
+  done
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
     log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
     cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
   fi
-  if [ ! -x "$BIN/wasm-opt" ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  if [ ! -x "$BIN/wasm-opt" ] || [ ! -x "$BIN/esbuild" ] || [ ! -x "$BIN/eslint" ] || [ ! -d node_modules/selenium-webdriver ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     log "npm ci"
     npm ci --no-audit --no-fund --loglevel=error
   fi
 }
 
 ensure_browsers() {
-  apt_install chromium chromium-driver firefox-esr
+  apt_install chromium chromium-driver firefox-esr zip
   # Translations of the browsers' own UI, for the tests in Spanish.
   apt_install chromium-l10n firefox-esr-l10n-es-es
   command -v geckodriver >/dev/null || [ -x "$HOME/.cargo/bin/geckodriver" ] || { log "cargo install geckodriver"; cargo install geckodriver; }
@@ -71,7 +76,9 @@ build() {
   "$BIN/wasm-opt" $FEATURES --strip-target-features "$WASM_TARGET_DIR/$TARGET/release/template_extractor.wasm" -o "$PKG/core.wasm"
   log "wasm-bindgen $WASM_BINDGEN_VERSION"
   wasm-bindgen --target no-modules --no-typescript --out-dir "$PKG" --out-name tex "$PKG/core.wasm"
-  # One extra entry point: instantiate from wasm2js's exports instead of a module.
+  # The one patch of wasm-bindgen's glue: no option (nor a second --target,
+  # which would duplicate the glue) exposes its imports and finalisation, and
+  # wasm2js's exports must be finalised like an instance's.
   local entry='return Object.assign(__wbg_init, { initSync }, exports);'
   grep -qF "$entry" "$PKG/tex.js" || { echo "wasm-bindgen glue has an unexpected shape" >&2; exit 1; }
   sed -i "s|$entry|return Object.assign(__wbg_init, { initSync, initFromExports: (make) => __wbg_finalize_init({ exports: make(__wbg_get_imports()) }, undefined) }, exports);|" "$PKG/tex.js"
@@ -100,7 +107,7 @@ build() {
     cp "$PKG"/icons/*.png "$out/icons/"
     node scripts/manifest.mjs "$browser" "$out"
     rm -f "dist/template-extractor-$browser.zip"
-    (cd "$out" && python3 -m zipfile -c "../template-extractor-$browser.zip" $(ls -A))
+    (cd "$out" && zip -q -X -r "../template-extractor-$browser.zip" .)
   done
   log "built dist/chrome, dist/firefox, dist/template-extractor-{chrome,firefox}.zip"
 }
@@ -122,11 +129,11 @@ serve_bench() {
 }
 
 bench() {
-  local set=${1:?usage: $0 bench SET_DIR [--out FILE]}
+  local set=${1:?usage: $0 bench SET_DIR [--out FILE] [--browser chromium|firefox]}
   shift
   ensure_browsers
   build
-  log "Check benchmarks in headless Chromium on $set"
+  log "Check benchmarks on $set ($*)"
   node scripts/bench.mjs "$set" "$@"
 }
 
@@ -139,7 +146,20 @@ perf() {
   node scripts/perf.mjs "$set" "$@"
 }
 
+lint() {
+  ensure_build_tools
+  log "cargo fmt --check"
+  cargo fmt --check
+  log "clippy -D warnings (native, all targets)"
+  cargo clippy --all-targets --quiet -- -D warnings
+  log "clippy -D warnings ($TARGET: the core and the browser glue in src/wasm)"
+  cargo clippy --lib --target "$TARGET" --quiet -- -D warnings
+  log "ESLint (extension, scripts, e2e tests)"
+  "$BIN/eslint" extension scripts tests/e2e eslint.config.mjs
+}
+
 run_tests() {
+  lint
   ensure_browsers
   build
   log "cargo test (native)"
@@ -166,7 +186,7 @@ package() {
   "$BIN/web-ext" lint --source-dir dist/firefox --self-hosted=false --warnings-as-errors
   log "store zips"
   "$BIN/web-ext" build --source-dir dist/firefox --artifacts-dir "$store" --filename "template-extractor-firefox-$version.zip" --overwrite-dest
-  (cd dist/chrome && python3 -m zipfile -c "../store/template-extractor-chrome-$version.zip" $(ls -A))
+  (cd dist/chrome && zip -q -X -r "../store/template-extractor-chrome-$version.zip" .)
   log "source archive for review (git archive of HEAD)"
   git diff --quiet HEAD || log "warning: uncommitted changes are not in the source archive"
   git archive --format=zip --prefix="template-extractor-$version/" -o "$store/template-extractor-source-$version.zip" HEAD
@@ -176,10 +196,11 @@ package() {
 case "${1:-build}" in
   build) build ;;
   demo) demo ;;
+  lint) lint ;;
   test) run_tests ;;
   package) package ;;
   serve-bench) shift; serve_bench "$@" ;;
   bench) shift; bench "$@" ;;
   perf) shift; perf "$@" ;;
-  *) echo "usage: $0 [build|demo|test|package|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [build|demo|lint|test|package|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE] [--browser chromium|firefox]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
 esac

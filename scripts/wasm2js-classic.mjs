@@ -1,27 +1,68 @@
-// Turns wasm2js's ES-module output into a classic script defining
-// `globalThis.texAsm(imports) -> exports`, loadable by
+// Bundles wasm2js's ES-module output with esbuild into a classic script
+// defining `globalThis.texAsm(imports) -> exports`, loadable by
 // scripting.executeScript where a page's CSP forbids compiling WebAssembly.
-// Usage: node wasm2js-classic.mjs in.js out.js
-import { readFileSync, writeFileSync } from 'node:fs';
+// Usage: node wasm2js-classic.mjs in.mjs out.js
+import { resolve } from 'node:path';
+
+import { build } from 'esbuild';
 
 const [input, output] = process.argv.slice(2);
-let src = readFileSync(input, 'utf8');
-const imports = [];
-src = src.replace(/^import \* as (\S+) from '([^']+)';$/gm, (_, name, module) => {
-  imports.push(`const ${name} = imports[${JSON.stringify(module)}];`);
-  return '';
-});
-const exported = [];
-src = src.replace(/^export var (\S+) = retasmFunc\.(\S+);$/gm, (_, name, field) => {
-  exported.push(`${JSON.stringify(name)}: retasmFunc.${field}`);
-  return '';
-});
-if (!imports.length || !exported.length || /^\s*(import|export) /m.test(src)) {
-  throw new Error('wasm2js output has an unexpected shape; update scripts/wasm2js-classic.mjs');
+
+/**
+ * wasm2js grows memory by copying it into a new ArrayBuffer, but
+ * wasm-bindgen's glue only refreshes its views when the old buffer is
+ * detached (byteLength 0). So every call across the boundary first detaches
+ * a buffer that growth has replaced.
+ */
+const GROW_GUARD = `
+let memory = null;
+let seen = null;
+function sync() {
+  if (memory && memory.buffer !== seen) {
+    if (seen) structuredClone(seen, { transfer: [seen] });
+    seen = memory.buffer;
+  }
 }
-// A grown memory gets a new ArrayBuffer; detaching the old one tells
-// wasm-bindgen's glue (which checks byteLength === 0) to refresh its views.
-const grow = '   newHEAP8.set(HEAP8);\n';
-if (!src.includes(grow)) throw new Error('wasm2js memory growth has an unexpected shape');
-src = src.replace(grow, grow + '   structuredClone(buffer, { transfer: [buffer] });\n');
-writeFileSync(output, `globalThis.texAsm = function (imports) {\n${imports.join('\n')}\n${src}\nreturn { ${exported.join(', ')} };\n};\n`);
+export function watch(m) { memory = m; seen = m.buffer; }
+export function guarded(functions) {
+  const wrap = (f) => function (...args) { sync(); try { return f.apply(this, args); } finally { sync(); } };
+  return Object.fromEntries(Object.entries(functions).map(([k, v]) => [k, typeof v === 'function' ? wrap(v) : v]));
+}`;
+
+/** Every import of the wasm2js module is a field of the `texAsmImports` argument. */
+const importsFromArgument = {
+  name: 'imports-from-argument',
+  setup(b) {
+    b.onResolve({ filter: /^tex:grow-guard$/ }, (args) => ({ path: args.path, namespace: 'tex' }));
+    b.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'import-statement' && args.importer === resolve(input)
+        ? { path: args.path, namespace: 'wasm-import' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'tex' }, () => ({ contents: GROW_GUARD, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'wasm-import' }, (args) => ({
+      contents: `module.exports = require('tex:grow-guard').guarded(texAsmImports[${JSON.stringify(args.path)}]);`,
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  stdin: {
+    contents: `import * as asm from ${JSON.stringify(resolve(input))};
+import { guarded, watch } from 'tex:grow-guard';
+watch(asm.memory);
+export default guarded(asm);`,
+    resolveDir: process.cwd(),
+  },
+  bundle: true,
+  format: 'iife',
+  globalName: 'texAsmModule',
+  // Each call instantiates afresh, as WebAssembly.instantiate would.
+  banner: { js: 'globalThis.texAsm = function (texAsmImports) {' },
+  footer: { js: 'return texAsmModule.default;\n};' },
+  plugins: [importsFromArgument],
+  minifyWhitespace: true,
+  outfile: output,
+  logLevel: 'warning',
+});
