@@ -6,9 +6,9 @@
 import js from '@eslint/js';
 import globals from 'globals';
 
-/** Defined by runner.js (and tex.js, the wasm-bindgen glue) for the scripts loaded after it. */
+/** Defined by runner.js, i18n.js (texI18n) and tex.js (the wasm-bindgen glue) for the scripts loaded after them. */
 const shared = Object.fromEntries(
-  ['api', 'storedConfig', 'inTab', 'ensureCore', 'callCore', 'wasm_bindgen'].map((name) => [name, 'readonly']),
+  ['api', 'storedConfig', 'inTab', 'ensureCore', 'callCore', 'texI18n', 'wasm_bindgen'].map((name) => [name, 'readonly']),
 );
 
 export default [
@@ -32,8 +32,9 @@ export default [
     languageOptions: {
       ecmaVersion: 2024,
       sourceType: 'module',
-      // extractInTab: background.js's entry point, called inside the service worker.
-      globals: { ...globals.node, ...globals.browser, ...globals.webextensions, extractInTab: 'readonly' },
+      // extractInTab: background.js's entry point, called inside the service worker; the
+      // extension's shared globals and popup.js's `tab` for functions evaluated in the popup.
+      globals: { ...globals.node, ...globals.browser, ...globals.webextensions, ...shared, extractInTab: 'readonly', tab: 'readonly' },
     },
     rules: {
       'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],

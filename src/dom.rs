@@ -242,6 +242,24 @@ fn is_inline(tag: &str) -> bool {
     )
 }
 
+/// |a ∩ b| of two sorted, deduplicated sets (as [`sorted_set`] makes them),
+/// in one merge pass.
+pub fn common_count(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    common
+}
+
 fn sorted_set(mut v: Vec<u64>) -> Box<[u64]> {
     v.sort_unstable();
     v.dedup();

@@ -6,18 +6,7 @@ use crate::dom::{is_unique_in_document, NodeId, Tree};
 
 /// |a ∩ b| / |a ∪ b| of two sorted, deduplicated sets.
 fn jaccard(a: &[u64], b: &[u64]) -> f64 {
-    let (mut i, mut j, mut common) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
+    let common = crate::dom::common_count(a, b);
     common as f64 / (a.len() + b.len() - common) as f64
 }
 

@@ -163,18 +163,7 @@ pub fn containment(part: &[u64], whole: &[u64]) -> f64 {
 /// Common-paths similarity: shared paths over the larger set (1 − Gottron's
 /// common paths distance).
 pub fn layout_similarity(a: &[u64], b: &[u64]) -> f64 {
-    let (mut i, mut j, mut common) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
+    let common = crate::dom::common_count(a, b);
     let larger = a.len().max(b.len());
     if larger == 0 {
         0.0
