@@ -60,8 +60,8 @@ export async function extract(popup) {
   return { error, summary: await popup.$eval('#summary', (e) => e.innerText) };
 }
 
-/** Clicks Toggle view and waits until the popup shows `view`. */
+/** Picks `view` in the popup's Original / Template / Content control and waits until the popup shows it. */
 export async function toggle(popup, view) {
-  await popup.click('#toggle');
+  await popup.click(`[data-view-button="${view}"]`);
   await popup.waitForSelector(`#view[data-view="${view}"]`);
 }

@@ -33,7 +33,7 @@ safetyTests(test, assert, async (url, config) => {
     },
     async toggle(view) {
       await ff.switchTo(popup);
-      await ff.click('#toggle');
+      await ff.click(`[data-view-button="${view}"]`);
       await ff.waitFor(`#view[data-view="${view}"]`);
     },
     async inPage(fn, ...args) {
