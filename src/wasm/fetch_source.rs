@@ -158,7 +158,12 @@ impl FetchSource {
             return Err(LoadError::TooManyBytes { url: url.to_string(), limit: MAX_PAGE_BYTES });
         }
         let body = self.read_body(url, web_sys::Response::from(response)).await.map_err(|e| match e {
-            Read::Refused(e) => e,
+            Read::Refused(e) => {
+                // Cancelling the reader alone lets some browsers keep
+                // downloading into their buffers; aborting closes the connection.
+                deadline.controller.abort();
+                e
+            }
             Read::Failed(r) => failed(r),
         })?;
         check_text(url.as_str(), &body)?;
