@@ -27,13 +27,12 @@ def half_set(root, sites, tmp, name):
 
 
 def bench(tex, set_dir, configs, tmp):
-    args, names = [tex, "bench", set_dir], []
+    args = [tex, "bench", set_dir]
     for i, c in enumerate(configs):
         path = os.path.join(tmp, f"c{i}.json")
         with open(path, "w") as f:
             json.dump({"content": c}, f)
         args += ["--config", path]
-        names.append(path)
     out = os.path.join(tmp, "out.json")
     subprocess.run(args + ["--json", out], check=True, stdout=subprocess.DEVNULL)
     runs = json.load(open(out))["runs"]

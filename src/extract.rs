@@ -141,21 +141,21 @@ async fn vote_pages<S: PageSource>(
     loaded: &[Option<LoadedPage>],
 ) -> (Vec<usize>, Vec<Mapping>) {
     let key = &key_page.tree;
+    if !cfg.content.enabled {
+        let mut mappings = Vec::with_capacity(members.len());
+        for &i in members {
+            source.pause().await;
+            mappings.push(map_page(cfg, key, &loaded[i].as_ref().expect("members loaded").tree));
+        }
+        return (members.to_vec(), mappings);
+    }
     let key_words = subtree_words(key);
-    let pool: Vec<usize> = if cfg.content.enabled { (0..loaded.len()).collect() } else { members.to_vec() };
     let mut mappings: Vec<Option<Mapping>> = vec![None; loaded.len()];
-    for &i in &pool {
-        let Some(page) = &loaded[i] else { continue };
+    for (i, page) in loaded.iter().enumerate() {
+        let Some(page) = page else { continue };
         source.pause().await;
         let m = map_page(cfg, key, &page.tree);
-        mappings[i] = Some(if cfg.content.enabled {
-            keep_repeated_content(&cfg.content, key, &key_words, &page.tree, &m)
-        } else {
-            m
-        });
-    }
-    if !cfg.content.enabled {
-        return (members.to_vec(), members.iter().map(|&i| mappings[i].take().expect("members loaded")).collect());
+        mappings[i] = Some(keep_repeated_content(&cfg.content, key, &key_words, &page.tree, &m));
     }
     let usable: Vec<usize> = (0..loaded.len()).filter(|&i| mappings[i].is_some()).collect();
     let agreements: Vec<Agreement> = usable
