@@ -5,6 +5,7 @@
 use std::io;
 
 use ego_tree::iter::Edge;
+use ego_tree::NodeRef;
 use html5ever::local_name;
 use html5ever::serialize::{serialize, Serialize, SerializeOpts, Serializer, TraversalScope};
 use html5ever::tree_builder::QuirksMode;
@@ -22,7 +23,7 @@ pub fn parse(source: &str) -> Html {
 /// elements (impossible for html5ever, which always creates `<html>`).
 pub fn snapshot(doc: &Html) -> Option<Tree> {
     let mut b = TreeBuilder::new();
-    for edge in doc.root_element().traverse() {
+    for edge in light_tree(*doc.root_element()) {
         match edge {
             Edge::Open(node) => match node.value() {
                 Node::Element(e) => {
@@ -65,30 +66,47 @@ impl Serialize for Kept<'_> {
     fn serialize<S: Serializer>(&self, out: &mut S, _: TraversalScope) -> io::Result<()> {
         let mut element = 0usize;
         let mut skipping: Option<ego_tree::NodeId> = None;
+        // A declarative shadow root is written with its host but has no
+        // numbers: the snapshot leaves it out (see `light_tree`).
+        let mut shadow: Option<ego_tree::NodeId> = None;
         for edge in self.doc.tree.root().traverse() {
             match edge {
-                Edge::Open(node) if skipping.is_some() => element += usize::from(node.value().is_element()),
-                Edge::Open(node) => match node.value() {
-                    // The doctype's name is all the serializer writes; a
-                    // quirks-mode page keeps its mode (which changes how
-                    // `<table>` closes `<p>`) by having none.
-                    Node::Doctype(d) if self.doc.quirks_mode != QuirksMode::Quirks => out.write_doctype(d.name())?,
-                    Node::Comment(c) => out.write_comment(c)?,
-                    Node::Text(t) => out.write_text(t)?,
-                    Node::Element(e) => {
-                        let kept = self.keep.get(element).copied().unwrap_or(false);
-                        element += 1;
-                        if kept {
-                            out.start_elem(e.name.clone(), e.attrs.iter().map(|(k, v)| (k, &**v)))?;
-                        } else {
-                            skipping = Some(node.id());
-                        }
+                Edge::Open(node) => {
+                    if shadow.is_none() && is_declarative_shadow_root(node) {
+                        shadow = Some(node.id());
                     }
-                    _ => {}
-                },
-                Edge::Close(node) if skipping == Some(node.id()) => skipping = None,
-                Edge::Close(_) if skipping.is_some() => {}
+                    let numbered = shadow.is_none() && node.value().is_element();
+                    let index = element;
+                    element += usize::from(numbered);
+                    if skipping.is_some() {
+                        continue;
+                    }
+                    match node.value() {
+                        // The doctype's name is all the serializer writes; a
+                        // quirks-mode page keeps its mode (which changes how
+                        // `<table>` closes `<p>`) by having none.
+                        Node::Doctype(d) if self.doc.quirks_mode != QuirksMode::Quirks => {
+                            out.write_doctype(d.name())?
+                        }
+                        Node::Comment(c) => out.write_comment(c)?,
+                        Node::Text(t) => out.write_text(t)?,
+                        Node::Element(e) if !numbered || self.keep.get(index).copied().unwrap_or(false) => {
+                            out.start_elem(e.name.clone(), e.attrs.iter().map(|(k, v)| (k, &**v)))?
+                        }
+                        Node::Element(_) => skipping = Some(node.id()),
+                        _ => {}
+                    }
+                }
                 Edge::Close(node) => {
+                    if shadow == Some(node.id()) {
+                        shadow = None;
+                    }
+                    if skipping.is_some() {
+                        if skipping == Some(node.id()) {
+                            skipping = None;
+                        }
+                        continue;
+                    }
                     if let Node::Element(e) = node.value() {
                         // Nothing after `<plaintext>`'s content is markup
                         // any more, not even its end tag: the file ends here.
@@ -104,9 +122,91 @@ impl Serialize for Kept<'_> {
     }
 }
 
+/// The tree below `from` in document order without the subtrees a browser
+/// turns into shadow roots: the live page has no element for them (their
+/// content hangs off the host's `shadowRoot`, which the live walk does not
+/// read), so the snapshot leaves them out too and both number the page's
+/// elements alike.
+fn light_tree(from: NodeRef<'_, Node>) -> impl Iterator<Item = Edge<'_, Node>> {
+    let mut skipping = None;
+    from.traverse().filter(move |edge| match (edge, skipping) {
+        (Edge::Open(node), None) if is_declarative_shadow_root(*node) => {
+            skipping = Some(node.id());
+            false
+        }
+        (Edge::Close(node), Some(id)) if node.id() == id => {
+            skipping = None;
+            false
+        }
+        (_, skipping) => skipping.is_none(),
+    })
+}
+
+/// A `<template shadowrootmode="open|closed">` that the HTML parser attaches
+/// as its parent's shadow root: the parent must be able to host one (HTML
+/// standard, `attachShadow`) and must not have one already from an earlier
+/// such template. Anywhere else it stays an ordinary `<template>`.
+fn is_declarative_shadow_root(node: NodeRef<'_, Node>) -> bool {
+    let shadow_mode = |n: NodeRef<'_, Node>| match n.value() {
+        Node::Element(e) if e.name() == "template" => e
+            .attr("shadowrootmode")
+            .is_some_and(|mode| mode.eq_ignore_ascii_case("open") || mode.eq_ignore_ascii_case("closed")),
+        _ => false,
+    };
+    let can_host = |n: NodeRef<'_, Node>| match n.value() {
+        Node::Element(e) if e.name.ns == html5ever::ns!(html) => is_shadow_host_name(e.name()),
+        _ => false,
+    };
+    shadow_mode(node) && node.parent().is_some_and(can_host) && !node.prev_siblings().any(shadow_mode)
+}
+
+/// The elements `attachShadow` accepts: a fixed list plus every valid custom
+/// element name.
+fn is_shadow_host_name(name: &str) -> bool {
+    const HOSTS: &[&str] = &[
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "div",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "main",
+        "nav",
+        "p",
+        "section",
+        "span",
+    ];
+    const RESERVED: &[&str] = &[
+        "annotation-xml",
+        "color-profile",
+        "font-face",
+        "font-face-src",
+        "font-face-uri",
+        "font-face-format",
+        "font-face-name",
+        "missing-glyph",
+    ];
+    HOSTS.contains(&name)
+        || (name.starts_with(|c: char| c.is_ascii_lowercase())
+            && name.contains('-')
+            && !name.contains(|c: char| c.is_ascii_uppercase())
+            && !RESERVED.contains(&name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn describe(t: &Tree) -> Vec<(String, Option<usize>)> {
+        t.nodes().map(|(_, n)| (n.tag.to_string(), n.parent.map(|p| p.0 as usize))).collect()
+    }
 
     #[test]
     fn snapshot_follows_html5_tree_construction() {
@@ -115,6 +215,33 @@ mod tests {
         let tags: Vec<&str> = t.nodes().map(|(_, n)| &*n.tag).collect();
         assert_eq!(tags, ["html", "head", "title", "body", "p", "p", "table", "tbody", "tr", "td", "div"]);
         assert!(t.node(crate::dom::NodeId(10)).gold.not_template);
+    }
+
+    #[test]
+    fn declarative_shadow_roots_are_left_out_as_in_the_live_page() {
+        let doc = parse(
+            "<div><template shadowrootmode=OPEN><p>shadow</p></template><template shadowrootmode=open><i>\
+             second stays</i></template><span>light</span></div><table><tr><td><template shadowrootmode=closed>\
+             <b>not a host</b></template></table><x-card><template shadowrootmode=closed><u>in</u></template></x-card>\
+             <div><template shadowrootmode=sideways><em>no mode</em></template></div>",
+        );
+        let t = snapshot(&doc).unwrap();
+        let tags: Vec<&str> = t.nodes().map(|(_, n)| &*n.tag).collect();
+        assert_eq!(
+            tags,
+            [
+                "html", "head", "body", "div", "template", "i", "span", "table", "tbody", "tr", "td", "template", "b",
+                "x-card", "div", "template", "em"
+            ]
+        );
+        // The saved template keeps a kept host's shadow root, so it re-parses to the same elements.
+        let html = template_html(&doc, &vec![true; t.len()]);
+        assert!(html.contains("<p>shadow</p>") && html.contains("<u>in</u>"), "{html}");
+        assert_eq!(describe(&snapshot(&parse(&html)).unwrap()), describe(&t), "{html}");
+        let without_first_div: Vec<bool> = (0..t.len()).map(|i| !(3..=6).contains(&i)).collect();
+        let html = template_html(&doc, &without_first_div);
+        assert!(!html.contains("shadow</p>") && !html.contains("light"), "{html}");
+        assert_eq!(snapshot(&parse(&html)).unwrap().len(), t.len() - 4, "{html}");
     }
 
     #[test]

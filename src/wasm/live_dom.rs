@@ -108,10 +108,14 @@ fn flush(text: &mut String, b: &mut TreeBuilder) {
 
 /// A `<template>`'s children live in its content fragment in the DOM, but
 /// html5ever (as `scraper` builds it) keeps them as children: read them
-/// there so both snapshots agree.
+/// there so both snapshots agree. Recognised by name, not `instanceof`,
+/// which fails for elements of another realm (a frame's document).
 fn first_child(element: &Element) -> Option<Node> {
-    match element.dyn_ref::<HtmlTemplateElement>() {
-        Some(template) => template.content().first_child(),
-        None => element.first_child(),
+    if element.local_name() == "template" && element.namespace_uri().as_deref() == Some(HTML_NAMESPACE) {
+        element.unchecked_ref::<HtmlTemplateElement>().content().first_child()
+    } else {
+        element.first_child()
     }
 }
+
+const HTML_NAMESPACE: &str = "http://www.w3.org/1999/xhtml";

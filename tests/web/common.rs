@@ -4,7 +4,8 @@
 
 use super::Tree;
 
-/// Fixture pages: the demo site and a file of parser corner cases.
+/// Fixture pages: the demo site, a file of parser corner cases and one of
+/// declarative shadow roots.
 pub const FIXTURES: &[(&str, &str)] = &[
     ("tricky", include_str!("fixtures/tricky.html")),
     ("home", include_str!("../../www/index.html")),
@@ -16,6 +17,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("about", include_str!("../../www/about/index.html")),
     ("contact", include_str!("../../www/contact/index.html")),
     ("search", include_str!("../../www/search/index.html")),
+    ("shadow", include_str!("fixtures/shadow.html")),
 ];
 
 /// One line per node with every field the algorithms read.
@@ -51,6 +53,7 @@ const SNAPSHOTS: &[(&str, &str)] = &[
     ("about", include_str!("snapshots/about.txt")),
     ("contact", include_str!("snapshots/contact.txt")),
     ("search", include_str!("snapshots/search.txt")),
+    ("shadow", include_str!("snapshots/shadow.txt")),
 ];
 
 pub fn expected(name: &str) -> &'static str {
