@@ -163,6 +163,18 @@ test('shortcut / context-menu path: nothing stored, a failure said in one senten
   await Promise.all([failing.close(), page.close()]);
 });
 
+test('pages cannot detect the extension: tex_bg.wasm is not at its fixed address, and the content script still loads it', async () => {
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  const probe = (url) => page.evaluate((u) => fetch(u).then((r) => `status ${r.status}`, (e) => `refused: ${e.name}`), url);
+  assert.match(await probe(browser.extensionUrl('tex_bg.wasm')), /^refused/, 'a page script cannot fetch chrome-extension://<id>/tex_bg.wasm');
+  await popup.click('#extract');
+  await popup.waitForSelector('#summary:not([hidden]), #error:not([hidden])');
+  assert.equal((await popupState(popup)).error, null);
+  await popup.click('#details summary');
+  assert.match(await popup.textContent('#loads'), /core: wasm\./, 'the core ran as WebAssembly, not the wasm2js fallback');
+  await Promise.all([page.close(), popup.close()]);
+});
+
 test('a restricted page is diagnosed when the popup opens, before any click', async () => {
   const { page, popup } = await openWithPopup(browser, 'chrome://version/');
   assert.equal((await popupState(popup)).error,
