@@ -12,7 +12,9 @@ import { serveSet } from '../../scripts/bench.mjs';
 import { launchChromium, openWithPopup } from './chromium.mjs';
 import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction } from './harness.mjs';
 import { serve } from './server.mjs';
-import { axeViolationsIn, chooseView, launchChromiumIn, pageLayerProbe, popupState, slowDemoSite, until } from './ui-harness.mjs';
+import {
+  axeViolationsIn, chooseView, largestBlankBand, launchChromiumIn, pageLayerProbe, popupState, serveHugePage, slowDemoSite, until,
+} from './ui-harness.mjs';
 
 // Page screenshots keep the caret: hiding it leaves style="" on inputs, which
 // would defeat the exact-restore check.
@@ -259,6 +261,10 @@ test('content and template views on every dev site: screenshots kept as artifact
         for (const view of ['template', 'content']) {
           await chooseView(popup, view);
           await page.screenshot({ path: join(SHOTS, `dev-${s.id}-${view}.png`), caret: 'initial' });
+          if (view === 'template') {
+            const band = await page.evaluate(largestBlankBand);
+            assert.ok(band < 450, `${s.id}: the template view leaves no blank hole half a screen high (${band} px)`);
+          }
         }
         const { reader } = await page.evaluate(pageLayerProbe);
         assert.ok(reader.widest >= 300 || reader.widest === 0, `${s.id}: content laid out in the column (${reader.widest} px)`);
@@ -276,8 +282,15 @@ test('content and template views on every dev site: screenshots kept as artifact
 
 describe('Spanish', () => {
   let es;
-  before(async () => { es = await launchChromiumIn('es'); });
-  after(async () => { await es?.close(); });
+  let bigPage;
+  before(async () => {
+    es = await launchChromiumIn('es');
+    bigPage = await serveHugePage();
+  });
+  after(async () => {
+    await es?.close();
+    await bigPage?.close();
+  });
 
   test('the popup, its result and the core\'s error sentences are in Spanish', async () => {
     const { page, popup } = await openWithPopup(es, site.origin + KEY_PAGE);
@@ -305,6 +318,15 @@ describe('Spanish', () => {
     assert.equal(await big.popup.textContent('#error'),
       `No se pudo cargar la página clave: ${site.origin}${KEY_PAGE} tiene 130 elementos, más que el límite de 50.`);
     await Promise.all([big.page.close(), big.popup.close()]);
+
+    const huge = await openWithPopup(es, `${bigPage.origin}/huge.html`);
+    await huge.popup.evaluate(() => chrome.storage.local.set({ config: { max_nodes: 10000 } }));
+    await huge.popup.click('#extract');
+    await huge.popup.waitForSelector('#error:not([hidden])');
+    await huge.popup.evaluate(() => chrome.storage.local.remove('config'));
+    assert.match(await huge.popup.textContent('#error'), /tiene 12\.\d{3} elementos, más que el límite de 10\.000\.$/,
+      'numbers from the core in Spanish notation');
+    await Promise.all([huge.page.close(), huge.popup.close()]);
   });
 
   test('the options page is in Spanish and says an invalid value in Spanish', async () => {
@@ -316,7 +338,8 @@ describe('Spanish', () => {
     await options.fill('[name="equality.w_classes"]', '0.9');
     await options.click('button[type="submit"]');
     await options.waitForSelector('#message.error');
-    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1.400.');
+    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1,400.',
+      'the core\'s 1.400 in Spanish notation (1.400 would read as fourteen hundred)');
     await options.screenshot({ path: join(SHOTS, 'options-es.png'), fullPage: true });
     await options.close();
   });
