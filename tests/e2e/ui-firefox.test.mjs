@@ -122,7 +122,8 @@ test('shortcut / context-menu path: the background extracts, shows the template 
     await ff.waitFor('body[data-ready="true"]');
     const result = await ff.execute(async (u) => {
       const bg = await browser.runtime.getBackgroundPage();
-      const [target] = await browser.tabs.query({ url: u });
+      // Firefox's match patterns have no port: find the tab by its address.
+      const target = (await browser.tabs.query({})).find((tab) => tab.url === u);
       const sentence = await bg.extractInTab(target);
       return {
         sentence,
