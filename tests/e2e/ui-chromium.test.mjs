@@ -56,11 +56,11 @@ test('closing the popup mid-extraction loses nothing: reopened, it shows the pro
   await popup.close();
 
   const again = await openPopup(page.url());
-  const during = await popupState(again);
+  const [during, layerDuring] = await Promise.all([popupState(again), page.evaluate(pageLayerProbe)]);
   assert.match(during.status, /^Loading linked pages: \d+ \/ \d+$/, 'the reopened popup shows the running progress');
+  assert.match(layerDuring.badge, /Loading linked pages/, 'the page shows the progress too');
   assert.equal(await again.isVisible('#cancel'), true, 'Cancel is offered while pages load');
   await again.screenshot({ path: join(SHOTS, 'popup-loading.png') });
-  assert.match((await page.evaluate(pageLayerProbe)).badge, /Loading linked pages/, 'the page shows the progress too');
   await again.close();
 
   await until(() => page.evaluate(() => document.querySelector('tex-view')?.shadowRoot.querySelector('.views button[aria-pressed]') != null));
