@@ -139,7 +139,11 @@ fn the_template_view_collapses_what_it_emptied() {
         (0..found.length())
             .map(|i| {
                 let e: web_sys::Element = found.item(i).unwrap().dyn_into().unwrap();
-                if e.id().is_empty() { e.local_name() } else { e.id() }
+                if e.id().is_empty() {
+                    e.local_name()
+                } else {
+                    e.id()
+                }
             })
             .collect()
     };
