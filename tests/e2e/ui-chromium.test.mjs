@@ -13,7 +13,8 @@ import { launchChromium, openWithPopup } from './chromium.mjs';
 import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction } from './harness.mjs';
 import { serve } from './server.mjs';
 import {
-  axeViolationsIn, chooseView, largestBlankBand, launchChromiumIn, pageLayerProbe, popupState, serveHugePage, slowDemoSite, until,
+  axeViolationsIn, chooseView, largestBlankBand, launchChromiumIn, pageLayerProbe, popupState, readerCoverage, serveHugePage,
+  slowDemoSite, until,
 } from './ui-harness.mjs';
 
 // Page screenshots keep the caret: hiding it leaves style="" on inputs, which
@@ -268,6 +269,9 @@ test('content and template views on every dev site: screenshots kept as artifact
         }
         const { reader } = await page.evaluate(pageLayerProbe);
         assert.ok(reader.widest >= 300 || reader.widest === 0, `${s.id}: content laid out in the column (${reader.widest} px)`);
+        const cover = await page.evaluate(readerCoverage);
+        assert.ok(cover.top <= 1 && cover.bottom >= cover.page - 1,
+          `${s.id}: the column spans the document (${cover.top}–${cover.bottom} of ${cover.page} px), no page layout below it`);
         await chooseView(popup, 'original');
       }
       await Promise.all([page.close(), popup.close()]);
