@@ -32,7 +32,8 @@ before(async () => {
   nativeExtraction();
   browser = await launchChromium();
   site = await serve(WWW);
-  slow = await slowDemoSite(400);
+  // Slow enough that a busy machine still reads the popup mid-extraction.
+  slow = await slowDemoSite(1500);
   fixtures = await serve(FIXTURES);
 });
 

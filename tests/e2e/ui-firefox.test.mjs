@@ -28,7 +28,8 @@ let fixtures;
 before(async () => {
   nativeExtraction();
   site = await serve(WWW);
-  slow = await slowDemoSite(400);
+  // Slow enough that a busy machine still reads the popup mid-extraction.
+  slow = await slowDemoSite(1500);
   fixtures = await serve(FIXTURES);
   ff = await launchFirefox();
 });
