@@ -147,11 +147,12 @@ fn collapsed(tree: &Tree, hidden: &[bool]) -> Vec<(usize, &'static str)> {
 
 /// Which shown elements a view emptied, and which shown elements hold
 /// something hidden. An element is emptied when it has children, all of
-/// them hidden or emptied, no text of its own and is not replaced content
-/// (an image), nor the document's frame (`html`, `body`): an element empty
-/// in the page itself stays, it may be a drawn bar or a spacer. Children follow their parent in snapshot order,
-/// so one backward pass sees every child first.
-pub fn emptied_and_holders(tree: &Tree, hidden: &[bool]) -> (Vec<bool>, Vec<bool>) {
+/// them hidden or emptied, no text of its own, and is neither replaced
+/// content (an image) nor the document's frame (`html`, `body`); an element
+/// empty in the page itself stays, it may be a drawn bar or a spacer.
+/// Children follow their parent in snapshot order, so one backward pass sees
+/// every child first.
+fn emptied_and_holders(tree: &Tree, hidden: &[bool]) -> (Vec<bool>, Vec<bool>) {
     let mut emptied = vec![false; tree.len()];
     let mut holds = vec![false; tree.len()];
     for i in (0..tree.len()).rev() {
