@@ -7,9 +7,23 @@
 globalThis.texI18n ??= (() => {
   const api = globalThis.browser ?? globalThis.chrome;
 
-  /** The message `key` with `args` in place of $1…$9; the key itself if unknown. */
+  /**
+   * The message `key` with `args` in place of $1…$9; the key itself if
+   * unknown. Number arguments are written in the UI language's notation.
+   */
   function t(key, ...args) {
-    return api.i18n.getMessage(key, args.map(String)) || key;
+    return api.i18n.getMessage(key, args.map((a) => (typeof a === 'number' ? number(a) : String(a)))) || key;
+  }
+
+  /**
+   * An argument of a core sentence: the core writes numbers as Rust does
+   * ("1.400", "10000"), which a Spanish reader would take for fourteen
+   * hundred; they are rewritten in the UI language's notation with the
+   * decimals the core chose.
+   */
+  function coreArg(a) {
+    const decimal = /^-?\d+(?:\.(\d+))?$/.exec(a);
+    return decimal ? number(Number(a), decimal[1]?.length ?? 0) : a;
   }
 
   /** A failure `{message, key, args}` (args may nest) or a plain string, in the UI language. */
@@ -17,8 +31,8 @@ globalThis.texI18n ??= (() => {
     if (typeof failure === 'string') return failure;
     if (!failure || typeof failure !== 'object') return String(failure);
     if (!failure.key) return String(failure.message ?? failure);
-    const args = (failure.args ?? []).map((a) => (typeof a === 'object' ? sentence(a) : a));
-    return api.i18n.getMessage(failure.key, args.map(String)) || failure.message;
+    const args = (failure.args ?? []).map((a) => (typeof a === 'object' ? sentence(a) : coreArg(String(a))));
+    return api.i18n.getMessage(failure.key, args) || failure.message;
   }
 
   /** Fills `data-i18n` (text) and `data-i18n-<attr>` (attributes) of `root`, and the page's lang. */
@@ -37,9 +51,10 @@ globalThis.texI18n ??= (() => {
     return ms >= 1000 ? t('seconds', number(ms / 1000, 1)) : t('milliseconds', number(ms, 0));
   }
 
-  /** A number with `digits` decimals in the UI language's notation. */
+  /** A number with `digits` decimals (up to 3 when not given) in the UI language's notation. */
   function number(x, digits) {
-    return x.toLocaleString(t('lang'), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    const lang = api.i18n.getMessage('lang') || 'en';
+    return x.toLocaleString(lang, { minimumFractionDigits: digits ?? 0, maximumFractionDigits: digits ?? 3 });
   }
 
   return { t, sentence, localize, duration, number };

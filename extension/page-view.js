@@ -14,6 +14,7 @@ globalThis.texPageView ??= (() => {
   let glue = null;
   let host = null;
   let onResize = null;
+  let pageScroll = null;
 
   const STYLE = `
     :host { all: initial; }
@@ -31,7 +32,7 @@ globalThis.texPageView ??= (() => {
     .views { display: flex; gap: 4px; margin-top: 6px; }
     .outline { position: absolute; box-sizing: border-box; border: 2px dashed #1a5fb4; background: rgb(26 95 180 / .08); pointer-events: none; }
     .outlines { position: absolute; left: 0; top: 0; width: 0; height: 0; }
-    .reader { position: fixed; inset: 0; z-index: 1; overflow: auto; pointer-events: auto; background: #fff; color: #1d2430; }
+    .reader { min-height: 100vh; pointer-events: auto; background: #fff; color: #1d2430; }
     .column { max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem 6rem; font: 18px/1.6 Georgia, serif; }
     @media (prefers-color-scheme: dark) {
       .badge { color: #e6e9ef; background: #1f2430; border-color: #5b6478; }
@@ -42,8 +43,13 @@ globalThis.texPageView ??= (() => {
     }`;
 
   // Rules for the cloned content: the page's own styles still apply to it,
-  // minus what would squeeze it back into the page's columns.
+  // minus what would squeeze it back into the page's columns. The column
+  // replaces the page in the document's flow (the body is hidden), so it is
+  // as long as its text and scrolls as the page does; an overlay would cover
+  // one screen only, with the page's layout below it.
   const READER_STYLE = `
+    html { overflow: auto !important; }
+    body { display: none !important; }
     .${READER} * { float: none !important; position: static !important; max-width: 100% !important; min-width: 0 !important; }
     .${READER} > * { width: auto !important; margin-left: 0 !important; margin-right: 0 !important; grid-column: auto !important; }
     .${READER} img, .${READER} video { height: auto !important; }`;
@@ -137,13 +143,31 @@ globalThis.texPageView ??= (() => {
     root.append(panel);
   }
 
+  /** The column starts at its top; leaving it returns to where the reader was in the page. */
+  function scrollFor(reading) {
+    if (reading && pageScroll === null) {
+      pageScroll = [scrollX, scrollY];
+      scrollTo(0, 0);
+    } else if (!reading && pageScroll !== null) {
+      scrollTo(...pageScroll);
+      pageScroll = null;
+    }
+  }
+
   function render(state) {
     clear();
     const quiet = state.dismissed || state.status === 'idle'
       || (state.status === 'done' && state.view === 'original' && !state.highlight);
-    if (quiet) return;
+    const reading = !quiet && state.status === 'done' && state.view === 'content';
+    if (quiet) {
+      scrollFor(false);
+      return;
+    }
     host = glue.host('tex-view');
-    host.setAttribute('style', 'all:initial;position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none');
+    host.setAttribute('style', reading
+      ? 'all:initial;display:block;position:relative;z-index:2147483647;pointer-events:none'
+      : 'all:initial;position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none');
+    scrollFor(reading);
     const root = host.attachShadow({ mode: 'open' });
     root.append(el('style', { textContent: STYLE }));
     if (state.status === 'done' && state.highlight) {
@@ -151,7 +175,7 @@ globalThis.texPageView ??= (() => {
       root.append(layer);
       outlines(layer);
     }
-    if (state.status === 'done' && state.view === 'content') reader(root);
+    if (reading) reader(root);
     root.append(badge(state));
   }
 

@@ -16,6 +16,13 @@ export function manifestFor(browser) {
   if (!specific) throw new Error(`manifest.json has no browser_specific.${browser}`);
   delete source.browser_specific;
   const { manifest_version, name, ...rest } = { ...source, ...specific };
+  if (browser === 'chrome') {
+    // Chrome serves web-accessible files at chrome-extension://<extension id>/,
+    // the same for every install, so any page could probe for tex_bg.wasm and
+    // learn the extension is installed; a dynamic URL changes every session.
+    // (Firefox's moz-extension://<uuid>/ is random per install already.)
+    rest.web_accessible_resources = rest.web_accessible_resources?.map((r) => ({ ...r, use_dynamic_url: true }));
+  }
   return { manifest_version, name, version: cargoVersion(), ...rest };
 }
 

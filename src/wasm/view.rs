@@ -14,15 +14,33 @@ use crate::score::{disagreement, gold_template};
 pub const TEMPLATE: &str = "template";
 /// Set on the roots of the subtrees a view hides.
 pub const HIDDEN: &str = "hidden";
+/// Template containers a view emptied (everything they held is hidden):
+/// hidden too, so their padding, borders and fixed sizes leave no hole.
+pub const EMPTIED: &str = "emptied";
+/// Shown ancestors of what a view hides: their minimum height (a sticky
+/// footer's `min-height: 100vh`) was meant for the hidden content.
+pub const HOLDER: &str = "holder";
 /// Check view: roots of gold template subtrees the extraction missed.
 pub const MISS: &str = "miss";
 /// Check view: roots of retrieved subtrees the gold says are not template.
 pub const FALSE_HIT: &str = "false-hit";
 /// Every kind of mark a view sets on the page's elements, as given to [`mark`].
-const KINDS: [&str; 4] = [TEMPLATE, HIDDEN, MISS, FALSE_HIT];
+const KINDS: [&str; 6] = [TEMPLATE, HIDDEN, EMPTIED, HOLDER, MISS, FALSE_HIT];
 
-fn hide_rule() -> String {
-    format!("[{}]{{display:none!important}}", mark(HIDDEN))
+/// Elements that show something without children or text of their own:
+/// never counted as emptied.
+const REPLACED: [&str; 17] = [
+    "img", "svg", "video", "audio", "canvas", "iframe", "embed", "object", "input", "select", "textarea", "button",
+    "hr", "br", "picture", "meter", "progress",
+];
+
+fn hide_rules() -> String {
+    format!(
+        "[{}],[{}]{{display:none!important}}[{}]{{min-height:auto!important}}",
+        mark(HIDDEN),
+        mark(EMPTIED),
+        mark(HOLDER)
+    )
 }
 
 /// Two colours a reader tells apart (also with red-green colour blindness):
@@ -80,15 +98,17 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
         return Ok(());
     }
     let mut marks = Vec::new();
-    let mut rules = hide_rule();
+    let mut rules = hide_rules();
     if view == View::Check {
         let gold = gold_template(tree);
         let shown: Vec<bool> = template.iter().zip(&gold).map(|(t, g)| *t || *g).collect();
-        marks.extend(flagged(&hidden_roots(tree, &shown, View::Template), HIDDEN));
+        marks.extend(collapsed(tree, &hidden_roots(tree, &shown, View::Template)));
         let wrong = disagreement(tree, template);
         marks.extend(wrong.misses.iter().map(|id| (id.index(), MISS)));
         marks.extend(wrong.false_hits.iter().map(|id| (id.index(), FALSE_HIT)));
         rules.push_str(&check_rules());
+    } else if view == View::Template {
+        marks.extend(collapsed(tree, &hidden_roots(tree, template, view)));
     } else {
         marks.extend(flagged(&hidden_roots(tree, template, view), HIDDEN));
     }
@@ -111,6 +131,45 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
 /// `(i, mark)` for every element whose flag is set.
 fn flagged(flags: &[bool], mark: &'static str) -> Vec<(usize, &'static str)> {
     flags.iter().enumerate().filter(|(_, f)| **f).map(|(i, _)| (i, mark)).collect()
+}
+
+/// The marks that collapse the layout around `hidden` (the roots the
+/// template view hides), so the page reads as its frame without the content:
+/// the roots, the containers left with nothing to show, and the shown
+/// ancestors of both.
+fn collapsed(tree: &Tree, hidden: &[bool]) -> Vec<(usize, &'static str)> {
+    let (emptied, holders) = emptied_and_holders(tree, hidden);
+    let mut marks = flagged(hidden, HIDDEN);
+    marks.extend(flagged(&emptied, EMPTIED));
+    marks.extend(flagged(&holders, HOLDER));
+    marks
+}
+
+/// Which shown elements a view emptied, and which shown elements hold
+/// something hidden. An element is emptied when it has children, all of
+/// them hidden or emptied, no text of its own, and is neither replaced
+/// content (an image) nor the document's frame (`html`, `body`); an element
+/// empty in the page itself stays, it may be a drawn bar or a spacer.
+/// Children follow their parent in snapshot order, so one backward pass sees
+/// every child first.
+fn emptied_and_holders(tree: &Tree, hidden: &[bool]) -> (Vec<bool>, Vec<bool>) {
+    let mut emptied = vec![false; tree.len()];
+    let mut holds = vec![false; tree.len()];
+    for i in (0..tree.len()).rev() {
+        if hidden[i] {
+            continue;
+        }
+        let node = tree.node(NodeId(i as u32));
+        let gone = |c: &NodeId| hidden[c.index()] || emptied[c.index()];
+        holds[i] = node.children.iter().any(|c| gone(c) || holds[c.index()]);
+        emptied[i] = !node.children.is_empty()
+            && node.text == 0
+            && !REPLACED.contains(&&*node.tag)
+            && !["html", "head", "body"].contains(&&*node.tag)
+            && node.children.iter().all(gone);
+    }
+    let holders = (0..tree.len()).map(|i| holds[i] && !emptied[i] && !hidden[i]).collect();
+    (emptied, holders)
 }
 
 /// Removes every mark and our stylesheet, and nothing else: only attributes

@@ -12,7 +12,10 @@ import { serveSet } from '../../scripts/bench.mjs';
 import { launchChromium, openWithPopup } from './chromium.mjs';
 import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction } from './harness.mjs';
 import { serve } from './server.mjs';
-import { axeViolationsIn, chooseView, launchChromiumIn, pageLayerProbe, popupState, slowDemoSite, until } from './ui-harness.mjs';
+import {
+  axeViolationsIn, chooseView, largestBlankBand, launchChromiumIn, pageLayerProbe, popupState, readerCoverage, serveHugePage,
+  slowDemoSite, until,
+} from './ui-harness.mjs';
 
 // Page screenshots keep the caret: hiding it leaves style="" on inputs, which
 // would defeat the exact-restore check.
@@ -29,7 +32,8 @@ before(async () => {
   nativeExtraction();
   browser = await launchChromium();
   site = await serve(WWW);
-  slow = await slowDemoSite(400);
+  // Slow enough that a busy machine still reads the popup mid-extraction.
+  slow = await slowDemoSite(1500);
   fixtures = await serve(FIXTURES);
 });
 
@@ -54,11 +58,11 @@ test('closing the popup mid-extraction loses nothing: reopened, it shows the pro
   await popup.close();
 
   const again = await openPopup(page.url());
-  const during = await popupState(again);
+  const [during, layerDuring] = await Promise.all([popupState(again), page.evaluate(pageLayerProbe)]);
   assert.match(during.status, /^Loading linked pages: \d+ \/ \d+$/, 'the reopened popup shows the running progress');
+  assert.match(layerDuring.badge, /Loading linked pages/, 'the page shows the progress too');
   assert.equal(await again.isVisible('#cancel'), true, 'Cancel is offered while pages load');
   await again.screenshot({ path: join(SHOTS, 'popup-loading.png') });
-  assert.match((await page.evaluate(pageLayerProbe)).badge, /Loading linked pages/, 'the page shows the progress too');
   await again.close();
 
   await until(() => page.evaluate(() => document.querySelector('tex-view')?.shadowRoot.querySelector('.views button[aria-pressed]') != null));
@@ -163,6 +167,18 @@ test('shortcut / context-menu path: nothing stored, a failure said in one senten
   await Promise.all([failing.close(), page.close()]);
 });
 
+test('pages cannot detect the extension: tex_bg.wasm is not at its fixed address, and the content script still loads it', async () => {
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  const probe = (url) => page.evaluate((u) => fetch(u).then((r) => `status ${r.status}`, (e) => `refused: ${e.name}`), url);
+  assert.match(await probe(browser.extensionUrl('tex_bg.wasm')), /^refused/, 'a page script cannot fetch chrome-extension://<id>/tex_bg.wasm');
+  await popup.click('#extract');
+  await popup.waitForSelector('#summary:not([hidden]), #error:not([hidden])');
+  assert.equal((await popupState(popup)).error, null);
+  await popup.click('#details summary');
+  assert.match(await popup.textContent('#loads'), /core: wasm\./, 'the core ran as WebAssembly, not the wasm2js fallback');
+  await Promise.all([page.close(), popup.close()]);
+});
+
 test('a restricted page is diagnosed when the popup opens, before any click', async () => {
   const { page, popup } = await openWithPopup(browser, 'chrome://version/');
   assert.equal((await popupState(popup)).error,
@@ -247,9 +263,16 @@ test('content and template views on every dev site: screenshots kept as artifact
         for (const view of ['template', 'content']) {
           await chooseView(popup, view);
           await page.screenshot({ path: join(SHOTS, `dev-${s.id}-${view}.png`), caret: 'initial' });
+          if (view === 'template') {
+            const band = await page.evaluate(largestBlankBand);
+            assert.ok(band < 450, `${s.id}: the template view leaves no blank hole half a screen high (${band} px)`);
+          }
         }
         const { reader } = await page.evaluate(pageLayerProbe);
         assert.ok(reader.widest >= 300 || reader.widest === 0, `${s.id}: content laid out in the column (${reader.widest} px)`);
+        const cover = await page.evaluate(readerCoverage);
+        assert.ok(cover.top <= 1 && cover.bottom >= cover.page - 1,
+          `${s.id}: the column spans the document (${cover.top}–${cover.bottom} of ${cover.page} px), no page layout below it`);
         await chooseView(popup, 'original');
       }
       await Promise.all([page.close(), popup.close()]);
@@ -264,8 +287,15 @@ test('content and template views on every dev site: screenshots kept as artifact
 
 describe('Spanish', () => {
   let es;
-  before(async () => { es = await launchChromiumIn('es'); });
-  after(async () => { await es?.close(); });
+  let bigPage;
+  before(async () => {
+    es = await launchChromiumIn('es');
+    bigPage = await serveHugePage();
+  });
+  after(async () => {
+    await es?.close();
+    await bigPage?.close();
+  });
 
   test('the popup, its result and the core\'s error sentences are in Spanish', async () => {
     const { page, popup } = await openWithPopup(es, site.origin + KEY_PAGE);
@@ -293,6 +323,15 @@ describe('Spanish', () => {
     assert.equal(await big.popup.textContent('#error'),
       `No se pudo cargar la página clave: ${site.origin}${KEY_PAGE} tiene 130 elementos, más que el límite de 50.`);
     await Promise.all([big.page.close(), big.popup.close()]);
+
+    const huge = await openWithPopup(es, `${bigPage.origin}/huge.html`);
+    await huge.popup.evaluate(() => chrome.storage.local.set({ config: { max_nodes: 10000 } }));
+    await huge.popup.click('#extract');
+    await huge.popup.waitForSelector('#error:not([hidden])');
+    await huge.popup.evaluate(() => chrome.storage.local.remove('config'));
+    assert.match(await huge.popup.textContent('#error'), /tiene 12\.\d{3} elementos, más que el límite de 10\.000\.$/,
+      'numbers from the core in Spanish notation');
+    await Promise.all([huge.page.close(), huge.popup.close()]);
   });
 
   test('the options page is in Spanish and says an invalid value in Spanish', async () => {
@@ -304,7 +343,8 @@ describe('Spanish', () => {
     await options.fill('[name="equality.w_classes"]', '0.9');
     await options.click('button[type="submit"]');
     await options.waitForSelector('#message.error');
-    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1.400.');
+    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1,400.',
+      'the core\'s 1.400 in Spanish notation (1.400 would read as fourteen hundred)');
     await options.screenshot({ path: join(SHOTS, 'options-es.png'), fullPage: true });
     await options.close();
   });

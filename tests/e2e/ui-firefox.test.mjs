@@ -1,15 +1,24 @@
 // The same user-facing checks as ui-chromium.test.mjs, in Firefox ESR: the
 // popup (opened as a tab) closed and reopened mid-extraction, Cancel, the
 // three-way view control and the page's badge, dark mode, Spanish (language
-// pack firefox-esr-l10n-es-es) and axe with zero violations.
+// pack firefox-esr-l10n-es-es) and axe with zero violations; the shortcut /
+// context-menu path through the background page; the template and content
+// views of every dev site as full-page screenshots (test-artifacts/ui/).
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
+import { serveSet } from '../../scripts/bench.mjs';
 import { launchFirefox } from './firefox.mjs';
-import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, nativeExtraction } from './harness.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction } from './harness.mjs';
 import { serve } from './server.mjs';
-import { axeViolationsIn, firefoxInLocale, pageLayerProbe, slowDemoSite, until } from './ui-harness.mjs';
+import {
+  axeViolationsIn, firefoxInLocale, largestBlankBand, pageLayerProbe, readerCoverage, serveHugePage, slowDemoSite, until,
+} from './ui-harness.mjs';
+
+const SHOTS = join(ARTIFACTS, 'ui');
+const DEV_SET = join(ROOT, '../shared/bench/dev');
 
 let ff;
 let site;
@@ -19,7 +28,8 @@ let fixtures;
 before(async () => {
   nativeExtraction();
   site = await serve(WWW);
-  slow = await slowDemoSite(400);
+  // Slow enough that a busy machine still reads the popup mid-extraction.
+  slow = await slowDemoSite(1500);
   fixtures = await serve(FIXTURES);
   ff = await launchFirefox();
 });
@@ -106,6 +116,79 @@ test('three-way view control: aria-pressed in the popup, the same state on the p
   await close(popup, page);
 });
 
+test('shortcut / context-menu path: the background extracts, shows the template view, says the result on the button, stores nothing', async () => {
+  const expected = nativeExtraction();
+  const inBackground = async (url) => {
+    const tab = await ff.openTab(ff.extensionUrl('options.html'));
+    await ff.waitFor('body[data-ready="true"]');
+    const result = await ff.execute(async (u) => {
+      const bg = await browser.runtime.getBackgroundPage();
+      // Firefox's match patterns have no port: find the tab by its address.
+      const target = (await browser.tabs.query({})).find((tab) => tab.url === u);
+      const sentence = await bg.extractInTab(target);
+      return {
+        sentence,
+        badge: await browser.action.getBadgeText({ tabId: target.id }),
+        title: await browser.action.getTitle({ tabId: target.id }),
+        stored: await browser.storage.session.get(null),
+      };
+    }, url);
+    await ff.closeTab(tab);
+    return result;
+  };
+  const failing = await ff.openTab(`${fixtures.origin}/no-links/index.html`);
+  const sentence = 'The page has no links to other pages of the same site, so there is nothing to compare it with.';
+  assert.deepEqual(await inBackground(await ff.execute(() => location.href)), { sentence, badge: '!', title: sentence, stored: {} });
+  await ff.switchTo(failing);
+  assert.ok((await ff.execute(pageLayerProbe)).badge.includes(sentence), 'the page says it too');
+
+  const page = await ff.openTab(site.origin + KEY_PAGE);
+  const done = await inBackground(await ff.execute(() => location.href));
+  const pct = Math.round((100 * expected.template_nodes) / expected.total_nodes);
+  assert.deepEqual(done, { sentence: `Template found: ${pct} % of this page is the site's template.`, badge: 'T', title: done.sentence, stored: {} });
+  await ff.switchTo(page);
+  assert.equal((await ff.execute(pageLayerProbe)).pressed.Template, 'true', 'the page shows the template view and says so');
+  await close(failing, page);
+});
+
+test('content and template views on every dev site, full page: the reading column covers the whole page', { skip: !existsSync(join(DEV_SET, 'index.json')) && `no dev set at ${DEV_SET}` }, async (t) => {
+  const served = await serveSet(DEV_SET);
+  try {
+    for (const s of served.sites) {
+      const { page, popup } = await openWithPopup(s.key_url);
+      await ff.click('#extract');
+      await ff.waitFor('#summary:not([hidden]), #error:not([hidden])', 120_000);
+      if (await visible('error')) {
+        t.diagnostic(`${s.id}: ${await text('error')}`);
+        await close(popup, page);
+        continue;
+      }
+      for (const view of ['template', 'content']) {
+        await ff.switchTo(popup);
+        await ff.click(`[data-view-button="${view}"]`);
+        await ff.waitFor(`#view[data-view="${view}"]`);
+        await ff.switchTo(page);
+        await ff.screenshot(join(SHOTS, `firefox-dev-${s.id}-${view}.png`));
+        if (view === 'template') {
+          const band = await ff.execute(largestBlankBand);
+          assert.ok(band < 450, `${s.id}: the template view leaves no blank hole half a screen high (${band} px)`);
+        }
+      }
+      const cover = await ff.execute(readerCoverage);
+      assert.ok(cover.top <= 1 && cover.bottom >= cover.page - 1,
+        `${s.id}: the column spans the document (${cover.top}–${cover.bottom} of ${cover.page} px), no page layout below it`);
+      const { reader } = await ff.execute(pageLayerProbe);
+      assert.ok(reader.widest >= 300 || reader.widest === 0, `${s.id}: content laid out in the column (${reader.widest} px)`);
+      await ff.switchTo(popup);
+      await ff.click('[data-view-button="original"]');
+      await ff.waitFor('#view[data-view="original"]');
+      await close(popup, page);
+    }
+  } finally {
+    await served.stop();
+  }
+});
+
 const setPref = async (script, ...args) => {
   await ff.call('POST', '/moz/context', { context: 'chrome' });
   try {
@@ -165,5 +248,18 @@ describe('Spanish', () => {
     await ff.waitFor('#summary:not([hidden])');
     assert.match(await text('plain'), /^Plantilla encontrada: .* son el \d+ % de ella\.$/);
     await close(result.popup, result.page);
+
+    const big = await serveHugePage();
+    try {
+      const huge = await openWithPopup(`${big.origin}/huge.html`);
+      await ff.execute(() => browser.storage.local.set({ config: { max_nodes: 10000 } }));
+      await ff.click('#extract');
+      await ff.waitFor('#error:not([hidden])');
+      await ff.execute(() => browser.storage.local.remove('config'));
+      assert.match(await text('error'), /tiene 12\.\d{3} elementos, más que el límite de 10\.000\.$/, 'numbers from the core in Spanish notation');
+      await close(huge.popup, huge.page);
+    } finally {
+      await big.close();
+    }
   });
 });

@@ -126,3 +126,55 @@ export function pageLayerProbe() {
     reader: column ? { width: column.getBoundingClientRect().width, widest: Math.max(0, ...[...host.querySelectorAll(':scope > div > :not(style)')].map((e) => e.getBoundingClientRect().width)) } : null,
   };
 }
+
+/** A site whose /huge.html has 12,000 paragraphs: over a max_nodes of 10,000, so the error sentence holds numbers of five digits. */
+export function serveHugePage() {
+  const html = `<!doctype html><html><head><title>huge</title></head><body>${'<p>x</p>'.repeat(12_000)}</body></html>`;
+  return serve(WWW, { routes: { '/huge.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html) } });
+}
+
+/**
+ * Runs in the page: where the content view's reading column lies in the
+ * document, and how long the document is. The column covers the page when
+ * it starts at the top and the document ends with it (no page layout below).
+ */
+export function readerCoverage() {
+  const panel = document.querySelector('tex-view')?.shadowRoot.querySelector('.reader');
+  if (!panel) return null;
+  const r = panel.getBoundingClientRect();
+  return { top: r.top + scrollY, bottom: r.bottom + scrollY, page: document.documentElement.scrollHeight, viewport: innerHeight };
+}
+
+/**
+ * Runs in the page: the tallest horizontal band of the document, from its
+ * top to the last thing drawn, in which nothing visible is drawn (no text,
+ * image or form control on screen) — the blank hole a view can leave, in CSS
+ * pixels.
+ */
+export function largestBlankBand() {
+  const spans = [];
+  const drawn = /^(IMG|SVG|VIDEO|CANVAS|IFRAME|INPUT|BUTTON|SELECT|TEXTAREA|HR)$/i;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    let rects = [];
+    if (n.nodeType === Node.TEXT_NODE && n.textContent.trim()) {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      rects = [...range.getClientRects()];
+    } else if (n.nodeType === Node.ELEMENT_NODE && drawn.test(n.tagName)) {
+      rects = [n.getBoundingClientRect()];
+    }
+    const owner = n.nodeType === Node.TEXT_NODE ? n.parentElement : n;
+    if (rects.length && owner && getComputedStyle(owner).visibility !== 'visible') continue;
+    // Off-canvas drawers keep their text beside the page: not drawn.
+    for (const r of rects) if (r.width > 0 && r.height > 0 && r.right > 0 && r.left < innerWidth) spans.push([r.top + scrollY, r.bottom + scrollY]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let reach = 0;
+  let band = 0;
+  for (const [top, bottom] of spans) {
+    band = Math.max(band, top - reach);
+    reach = Math.max(reach, bottom);
+  }
+  return Math.round(band);
+}

@@ -32,6 +32,8 @@ test('Chrome manifest: within the Web Store limits, no Firefox-only keys, a mini
   assert.deepEqual(Object.keys(m.background), ['service_worker']);
   assert.match(m.minimum_chrome_version, /^\d+$/);
   assert.equal(m.default_locale, 'en');
+  assert.ok(m.web_accessible_resources.every((r) => r.use_dynamic_url === true),
+    'web-accessible files only at a per-session address: pages cannot detect the extension');
 });
 
 test('Firefox manifest: data collection declared, a minimum version that supports every key used', () => {

@@ -20,7 +20,7 @@ use template_extractor::config::Config;
 use template_extractor::dom::TreeBuilder;
 use template_extractor::mapping::etdm;
 use template_extractor::wasm::live_dom::{mark, OWN};
-use template_extractor::wasm::view::{self, View, HIDDEN, TEMPLATE};
+use template_extractor::wasm::view::{self, View, EMPTIED, HIDDEN, HOLDER, TEMPLATE};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -121,6 +121,45 @@ fn a_page_using_data_tex_names_keeps_its_own_attributes_and_elements() {
     assert_eq!(nav.get_attribute("data-tex-own").as_deref(), Some("x"), "the page's attribute is never ours");
     view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
     assert_eq!(root.outer_html(), before, "every element and attribute value of the page is back");
+}
+
+/// The template view leaves no hole: a container whose every child is hidden
+/// is hidden too (unless it has text of its own or was empty in the page),
+/// and the shown ancestors of hidden parts lose their minimum height.
+#[wasm_bindgen_test]
+fn the_template_view_collapses_what_it_emptied() {
+    let doc = parsed(
+        "<html><head><title>t</title></head><body>\
+         <header>site</header><div id=wrap><div id=box><main><p>text</p></main></div>\
+         <div id=titled>On this page<main><p>toc</p></main></div><div id=spacer></div>\
+         <nav>menu</nav></div><footer>foot</footer></body></html>",
+    );
+    let root = doc.document_element().unwrap();
+    let before = root.outer_html();
+    let (tree, elements) = live_dom::snapshot(&root).unwrap();
+    let content: Vec<usize> =
+        tree.nodes().filter(|(_, n)| &*n.tag == "main").flat_map(|(id, _)| tree.subtree(id)).collect();
+    let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
+    view::show(&doc, &tree, &elements, &template, View::Template).unwrap();
+    let with = |kind: &str| -> Vec<String> {
+        let found = doc.query_selector_all(&format!("[{}]", mark(kind))).unwrap();
+        (0..found.length())
+            .map(|i| {
+                let e: web_sys::Element = found.item(i).unwrap().dyn_into().unwrap();
+                if e.id().is_empty() {
+                    e.local_name()
+                } else {
+                    e.id()
+                }
+            })
+            .collect()
+    };
+    assert_eq!(with(EMPTIED), ["box"], "#titled keeps its text, #spacer was empty in the page");
+    assert_eq!(with(HOLDER), ["html", "body", "wrap", "titled"]);
+    let rules = doc.query_selector(&format!("style[{}]", mark(OWN))).unwrap().unwrap().text_content().unwrap();
+    assert!(rules.contains(&format!("[{}]", mark(EMPTIED))) && rules.contains("display:none"));
+    view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
+    assert_eq!(root.outer_html(), before);
 }
 
 /// A page that clones marked elements (a sticky header copied on scroll)
