@@ -258,3 +258,16 @@ pub fn own_host(tag: &str) -> Result<Element, JsValue> {
     doc.document_element().ok_or("the page has no root element")?.append_child(&host)?;
     Ok(host)
 }
+
+/// Template memory's hook: drops the current result and its marks before
+/// the live page is read again.
+fn clear_last(doc: &Document) -> Result<(), JsValue> {
+    LAST.with_borrow_mut(|last| last.take().map(|l| view::restore(doc, &l.elements)).transpose())?;
+    Ok(())
+}
+
+/// Template memory's hook: a remembered template becomes the page's current
+/// result, as an extraction's would.
+fn install(extracted: Extracted) {
+    LAST.with_borrow_mut(|last| *last = Some(extracted));
+}
