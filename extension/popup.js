@@ -6,6 +6,7 @@
 
 const $ = (id) => document.getElementById(id);
 const { t, sentence, localize, duration, number } = texI18n;
+const { texMemory } = globalThis;
 let tab = null;
 let polling = null;
 
