@@ -36,7 +36,7 @@ if (!globalThis.texCore) {
     return {
       key_url: r.key_url, template_nodes: r.template_nodes, total_nodes: r.total_nodes, loads: 0, fetched: 0, engine,
       key_snapshot_ms: r.key_snapshot_ms, check: r.check ?? null, timings: null, cs: null,
-      memory: { similarity: r.similarity, learnt_from: r.learnt_from, match_ms: r.match_ms },
+      memory: { similarity: r.similarity, learnt_from: r.learnt_from, read_ms: r.read_ms, match_ms: r.match_ms },
     };
   }
 
@@ -46,8 +46,7 @@ if (!globalThis.texCore) {
    * A stored memory this build cannot read is dropped (learning rewrites it).
    */
   async function recall(configJson) {
-    if (!(await memory.enabled())) return null;
-    const stored = await memory.read(location.origin);
+    const stored = await memory.readIfEnabled(location.origin);
     if (!stored) return null;
     try {
       return core.memory_recall(stored.memory, configJson);

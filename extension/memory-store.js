@@ -32,6 +32,12 @@ globalThis.texMemory ??= (() => {
     return (await api.storage.local.get(key(origin)))[key(origin)] ?? null;
   }
 
+  /** The stored entry of `origin` when remembering is on, else null: one storage read per click. */
+  async function readIfEnabled(origin) {
+    const got = await api.storage.local.get(['rememberTemplates', key(origin)]);
+    return got.rememberTemplates === false ? null : got[key(origin)] ?? null;
+  }
+
   /** Every remembered origin as { origin, clusters, updated }, most recent first. */
   async function list() {
     const all = await api.storage.local.get(null);
@@ -106,5 +112,5 @@ globalThis.texMemory ??= (() => {
     await setAuto(origin, null);
   }
 
-  return { enabled, setEnabled, read, list, write, forget, clear, autoSites, setAuto, enableAuto, disableAuto };
+  return { enabled, setEnabled, read, readIfEnabled, list, write, forget, clear, autoSites, setAuto, enableAuto, disableAuto };
 })();

@@ -27,7 +27,7 @@ function progressText(p) {
   return p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned) : t('progressReading');
 }
 
-const totalMs = (s) => (s.memory ? s.memory.match_ms : s.timings.total_ms) + s.key_snapshot_ms;
+const totalMs = (s) => (s.memory ? s.memory.read_ms + s.memory.match_ms : s.timings.total_ms) + s.key_snapshot_ms;
 
 /** A result recalled from the site's memory: no pages compared, so Details says what served it. */
 function showRecalled(s, pct) {
@@ -37,7 +37,8 @@ function showRecalled(s, pct) {
   show('cs-pages-block', false);
   $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
   $('loads').textContent = t('detailsMemory', s.memory.learnt_from, number(100 * s.memory.similarity, 0), s.engine ?? 'wasm');
-  const rows = [['timingKeySnapshot', s.key_snapshot_ms], ['timingMemoryMatch', s.memory.match_ms], ['timingTotal', totalMs(s)]];
+  const rows = [['timingMemoryRead', s.memory.read_ms], ['timingKeySnapshot', s.key_snapshot_ms],
+    ['timingMemoryMatch', s.memory.match_ms], ['timingTotal', totalMs(s)]];
   $('timings').tBodies[0].replaceChildren(...rows.map(timingRow));
   show('summary', true);
 }

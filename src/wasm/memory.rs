@@ -33,6 +33,8 @@ struct Recalled {
     template_nodes: usize,
     total_nodes: usize,
     template_paths: Vec<String>,
+    /// Parsing the stored memory and the configuration.
+    read_ms: f64,
     key_snapshot_ms: f64,
     /// Finding the cluster and mapping its skeleton onto the page.
     match_ms: f64,
@@ -80,6 +82,7 @@ fn now() -> f64 {
 /// fits, so the caller runs `extract`.
 #[wasm_bindgen]
 pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, JsValue> {
+    let start = now();
     let mut memory = read_memory(memory_json)?;
     let cfg = read_config(config_json)?;
     let doc = document()?;
@@ -107,6 +110,7 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
         template_nodes: template.iter().filter(|t| **t).count(),
         total_nodes: tree.len(),
         template_paths: template_paths(&tree, &template),
+        read_ms: t0 - start,
         key_snapshot_ms: t1 - t0,
         match_ms,
         check: check(&tree, &template),

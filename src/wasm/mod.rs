@@ -260,10 +260,14 @@ pub fn own_host(tag: &str) -> Result<Element, JsValue> {
 }
 
 /// Template memory's hook: drops the current result and its marks before
-/// the live page is read again.
+/// the live page is read again. In the original view there are no marks to
+/// remove (and the snapshot skips our own elements), so a page with thousands
+/// of elements is not walked for nothing.
 fn clear_last(doc: &Document) -> Result<(), JsValue> {
-    LAST.with_borrow_mut(|last| last.take().map(|l| view::restore(doc, &l.elements)).transpose())?;
-    Ok(())
+    match LAST.with_borrow_mut(Option::take) {
+        Some(l) if l.view != View::Original => view::restore(doc, &l.elements),
+        _ => Ok(()),
+    }
 }
 
 /// Template memory's hook: a remembered template becomes the page's current

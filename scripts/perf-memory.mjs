@@ -1,0 +1,168 @@
+// `build.sh perf SET_DIR --memory [--runs N]`: the known-template click.
+// Per site of the set, in headless Chromium with the extension loaded, the
+// pages the native `tex bench --memory-check` learns from (non-key pages, in
+// the key page's link order, until the key page fits a cluster) are extracted
+// through the popup's path and learnt; then on the key page, alternately, the
+// popup's Extract click with memory (timed in the popup, as perf.mjs times a
+// click) and, once, the full extraction. Prints per site the median click,
+// its split (reading the stored memory, snapshot of the live page, matching
+// the cluster, other work in the page: storage and the page view; and the
+// script round trips between popup and page, from an interleaved call timed
+// inside the page), the
+// loads and F1 from memory beside the full extraction's, and the macro F1 of
+// both (a key page no cluster fits falls back to the full method, as the CLI does).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { serveSet } from './bench.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+const f1 = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-');
+const f2 = (v) => (Number.isFinite(v) ? v.toFixed(2) : '-');
+const pct = (v) => (Number.isFinite(v) ? (100 * v).toFixed(2) : '-');
+
+/** The native memory check of `set`: per site id, the pages it learnt from. */
+function nativeLearnt(set) {
+  const out = join(mkdtempSync(join(tmpdir(), 'tex-perf-memory-')), 'memory-check.json');
+  execFileSync(join(ROOT, 'target/release/tex'), ['bench', set, '--memory-check', '--json', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const [{ sites }] = JSON.parse(readFileSync(out, 'utf8'));
+  return Object.fromEntries(sites.map((s) => [s.site, s]));
+}
+
+/** One click of the popup's Extract (`mode` as content.js takes it), timed in the popup. */
+function clickIn(popup, mode) {
+  return popup.evaluate(async (m) => {
+    if (!tab) return { error: 'the page did not open in a tab of its own (a download?)' };
+    const t0 = performance.now();
+    // callCore, storedConfig and tab are globals of runner.js and popup.js.
+    const answer = await callCore(tab.id, 'extract', await storedConfig(), m);
+    const ms = performance.now() - t0;
+    return answer?.ok ? { ms, summary: answer.value } : { error: answer?.error ?? 'no answer' };
+  }, mode);
+}
+
+/** The same click's work inside the page alone (content script entry to its answer): click minus this is the script round trips. */
+function inPage(popup) {
+  return popup.evaluate(async () => {
+    const [result] = await api.scripting.executeScript({
+      target: { tabId: tab.id },
+      func: async (config) => {
+        const t0 = performance.now();
+        await globalThis.texCore.call('extract', [config, 'use']);
+        return performance.now() - t0;
+      },
+      args: [await storedConfig()],
+    });
+    return result.result;
+  });
+}
+
+async function withPopup(browser, url, work) {
+  const page = await browser.context.newPage();
+  await page.goto(url);
+  const popup = await browser.context.newPage();
+  await popup.goto(browser.popupUrl(page.url()));
+  await popup.waitForSelector('body[data-ready="true"], #error:not([hidden])');
+  try {
+    return await work(popup);
+  } finally {
+    await Promise.all([page.close(), popup.close()]);
+  }
+}
+
+async function measureSite(browser, site, learnt, runs) {
+  const skipped = [];
+  for (const path of learnt) {
+    const learn = await withPopup(browser, new URL(path, site.origin).href, (popup) => clickIn(popup, 'relearn'));
+    // A page the browser cannot extract is skipped, as the CLI skips a page it cannot load.
+    if (learn.error) skipped.push(`${path} (${typeof learn.error === 'string' ? learn.error : JSON.stringify(learn.error)})`);
+  }
+  return withPopup(browser, site.key_url, async (popup) => {
+    const full = await clickIn(popup);
+    if (full.error) return { error: full.error };
+    const clicks = [];
+    const inPageMs = [];
+    for (let i = 0; i < runs; i++) {
+      const c = await clickIn(popup, 'use');
+      if (c.error) return { error: c.error };
+      clicks.push(c);
+      inPageMs.push(await inPage(popup));
+    }
+    const s = clicks[clicks.length - 1].summary;
+    const fromMemory = Boolean(s.memory);
+    const read = median(clicks.map((c) => c.summary.memory?.read_ms ?? NaN));
+    const snapshot = median(clicks.map((c) => c.summary.key_snapshot_ms));
+    const match = median(clicks.map((c) => c.summary.memory?.match_ms ?? NaN));
+    const click = median(clicks.map((c) => c.ms));
+    const page = median(inPageMs);
+    return {
+      learnt, skipped, from_memory: fromMemory, loads: s.loads, click_ms: click, read_ms: read, key_snapshot_ms: snapshot,
+      match_ms: match, in_page_ms: page, page_rest_ms: page - read - snapshot - match, round_trips_ms: click - page, similarity: s.memory?.similarity ?? null,
+      f1_memory: s.check?.f1 ?? NaN, f1_full: full.summary.check?.f1 ?? NaN, full_click_ms: full.ms, full_loads: full.summary.loads,
+    };
+  });
+}
+
+function printMemory(rows, runs) {
+  console.log(`\n== known-template click (Extract on a page of a remembered layout): medians of ${runs} (ms) ==`);
+  console.log(['site'.padEnd(16), 'memory'.padStart(6), 'loads'.padStart(5), 'click'.padStart(7), 'read'.padStart(6), 'snap'.padStart(6),
+    'match'.padStart(6), 'other'.padStart(6), 'trips'.padStart(6), 'F1 mem'.padStart(7), 'F1 full'.padStart(7), 'full'.padStart(7), 'learnt from'].join(' '));
+  for (const r of rows) {
+    if (r.error) { console.log(`${r.site.padEnd(16)} error: ${r.error}`); continue; }
+    console.log([r.site.padEnd(16), (r.from_memory ? 'yes' : 'no fit').padStart(6), String(r.loads).padStart(5), f1(r.click_ms).padStart(7),
+      f1(r.read_ms).padStart(6), f1(r.key_snapshot_ms).padStart(6), f1(r.match_ms).padStart(6), f1(r.page_rest_ms).padStart(6), f1(r.round_trips_ms).padStart(6),
+      pct(r.f1_memory).padStart(7), pct(r.f1_full).padStart(7), f1(r.full_click_ms).padStart(7), r.learnt.join(' ')].join(' '));
+    for (const s of r.skipped) console.log(`${''.padEnd(16)} skipped: ${s}`);
+  }
+  const ok = rows.filter((r) => !r.error);
+  const served = ok.filter((r) => r.from_memory);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const summary = {
+    sites: ok.length,
+    served: served.length,
+    served_loads: served.reduce((a, r) => a + r.loads, 0),
+    median_click_ms: median(served.map((r) => r.click_ms)),
+    median_read_ms: median(served.map((r) => r.read_ms)),
+    median_snapshot_ms: median(served.map((r) => r.key_snapshot_ms)),
+    median_match_ms: median(served.map((r) => r.match_ms)),
+    median_in_page_ms: median(served.map((r) => r.in_page_ms)),
+    median_page_rest_ms: median(served.map((r) => r.page_rest_ms)),
+    median_round_trips_ms: median(served.map((r) => r.round_trips_ms)),
+    macro_f1_memory: mean(ok.map((r) => r.f1_memory)),
+    macro_f1_full: mean(ok.map((r) => r.f1_full)),
+    served_f1_memory: mean(served.map((r) => r.f1_memory)),
+    served_f1_full: mean(served.map((r) => r.f1_full)),
+  };
+  console.log(`served from memory ${summary.served}/${summary.sites} sites with ${summary.served_loads} loads; ` +
+    `median click ${f1(summary.median_click_ms)} ms (read ${f2(summary.median_read_ms)}, snapshot ${f2(summary.median_snapshot_ms)}, ` +
+    `match ${f2(summary.median_match_ms)}, other work in the page ${f2(summary.median_page_rest_ms)}, ` +
+    `script round trips ${f2(summary.median_round_trips_ms)}); in the page alone ${f1(summary.median_in_page_ms)} ms`);
+  console.log(`macro F1: memory ${pct(summary.macro_f1_memory)} (sites no cluster fits: the full method), full ${pct(summary.macro_f1_full)}; ` +
+    `on the ${summary.served} served: memory ${pct(summary.served_f1_memory)}, full ${pct(summary.served_f1_full)}`);
+  return summary;
+}
+
+/** Runs the known-template measurement on `set` in `browser` (launchChromium); resolves to `{ sites, summary }`. */
+export async function measureMemory(browser, set, runs) {
+  const native = nativeLearnt(set);
+  const served = await serveSet(set);
+  const rows = [];
+  try {
+    for (const site of served.sites) {
+      process.stderr.write(`memory ${site.id} …\n`);
+      const learnt = native[site.id]?.learnt ?? [];
+      rows.push({ site: site.id, ...(await measureSite(browser, site, learnt, runs)) });
+    }
+  } finally {
+    await served.stop();
+  }
+  return { sites: rows, summary: printMemory(rows, runs) };
+}
