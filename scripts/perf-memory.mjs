@@ -1,5 +1,5 @@
 // `build.sh perf SET_DIR --memory [--runs N]`: the known-template click.
-// Per site of the set, in headless Chromium with the extension loaded, the
+// Per site of the set, in headless Chromium and then Firefox with the extension loaded, the
 // pages the native `tex bench --memory-check` learns from (non-key pages, in
 // the key page's link order, until the key page fits a cluster) are extracted
 // through the popup's path and learnt; then on the key page, alternately, the
@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+import { launchFirefox } from '../tests/e2e/firefox.mjs';
 import { serveSet } from './bench.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -37,82 +38,115 @@ function nativeLearnt(set) {
   return Object.fromEntries(sites.map((s) => [s.site, s]));
 }
 
-/** One click of the popup's Extract (`mode` as content.js takes it), timed in the popup. */
-function clickIn(popup, mode) {
-  return popup.evaluate(async (m) => {
-    if (!tab) return { error: 'the page did not open in a tab of its own (a download?)' };
-    const t0 = performance.now();
-    // callCore, storedConfig and tab are globals of runner.js and popup.js.
-    const answer = await callCore(tab.id, 'extract', await storedConfig(), m);
-    const ms = performance.now() - t0;
-    return answer?.ok ? { ms, summary: answer.value } : { error: answer?.error ?? 'no answer' };
-  }, mode);
+/** One click of the popup's Extract (`mode` as content.js takes it), timed in the popup. Runs in the popup. */
+async function click(mode) {
+  if (!tab) return { error: 'the page did not open in a tab of its own' };
+  const t0 = performance.now();
+  // callCore, storedConfig and tab are globals of runner.js and popup.js.
+  const answer = await callCore(tab.id, 'extract', await storedConfig(), mode ?? undefined);
+  const ms = performance.now() - t0;
+  return answer?.ok ? { ms, summary: answer.value } : { error: answer?.error ?? 'no answer' };
 }
 
-/** The same click's work inside the page alone (content script entry to its answer): click minus this is the script round trips. */
-function inPage(popup) {
-  return popup.evaluate(async () => {
-    const [result] = await api.scripting.executeScript({
-      target: { tabId: tab.id },
-      func: async (config) => {
-        const t0 = performance.now();
-        await globalThis.texCore.call('extract', [config, 'use']);
-        return performance.now() - t0;
-      },
-      args: [await storedConfig()],
-    });
-    return result.result;
+/** The same click's work inside the page alone (content script entry to its answer): click minus this is the script round trips. Runs in the popup. */
+async function inPage() {
+  const [result] = await api.scripting.executeScript({
+    target: { tabId: tab.id },
+    func: async (config) => {
+      const t0 = performance.now();
+      await globalThis.texCore.call('extract', [config, 'use']);
+      return performance.now() - t0;
+    },
+    args: [await storedConfig()],
   });
+  return result.result;
 }
 
-async function withPopup(browser, url, work) {
-  const page = await browser.context.newPage();
-  await page.goto(url);
-  const popup = await browser.context.newPage();
-  await popup.goto(browser.popupUrl(page.url()));
-  await popup.waitForSelector('body[data-ready="true"], #error:not([hidden])');
-  try {
-    return await work(popup);
-  } finally {
-    await Promise.all([page.close(), popup.close()]);
-  }
+/** Chromium (launchChromium): `withPopup(url, work)` opens `url` and its popup and runs `work(evaluate)` there. */
+export function chromiumDriver(browser) {
+  return {
+    name: `Chromium ${browser.context.browser()?.version() ?? ''}`.trim(),
+    async withPopup(url, work) {
+      const page = await browser.context.newPage();
+      await page.goto(url);
+      const popup = await browser.context.newPage();
+      await popup.goto(browser.popupUrl(page.url()));
+      await popup.waitForSelector('body[data-ready="true"], #error:not([hidden])');
+      try {
+        return await work((fn, arg) => popup.evaluate(fn, arg ?? null));
+      } finally {
+        await Promise.all([page.close(), popup.close()]);
+      }
+    },
+  };
 }
 
-async function measureSite(browser, site, learnt, runs) {
+/** Firefox (launchFirefox): the same through WebDriver. */
+export function firefoxDriver(ff, version) {
+  return {
+    name: `Firefox ${version}`,
+    async withPopup(url, work) {
+      const page = await ff.openTab(url);
+      const actual = await ff.execute(() => location.href);
+      const popup = await ff.openTab(ff.popupUrl(actual));
+      await ff.waitFor('body[data-ready="true"], #error:not([hidden])');
+      try {
+        return await work(async (fn, arg) => {
+          const out = await ff.execute(fn, arg ?? null);
+          if (out?.__error) throw new Error(out.__error);
+          return out;
+        });
+      } finally {
+        await ff.closeTab(popup);
+        await ff.closeTab(page);
+      }
+    },
+  };
+}
+
+/** Whether the server answers `url` with an HTML page (a browser opens anything else as a download). */
+async function isPage(url) {
+  const response = await fetch(url).catch(() => null);
+  return Boolean(response?.ok && /html/.test(response.headers.get('content-type') ?? ''));
+}
+
+async function measureSite(driver, site, learnt, runs) {
   const skipped = [];
   for (const path of learnt) {
-    const learn = await withPopup(browser, new URL(path, site.origin).href, (popup) => clickIn(popup, 'relearn'));
+    const url = new URL(path, site.origin).href;
     // A page the browser cannot extract is skipped, as the CLI skips a page it cannot load.
+    if (!(await isPage(url))) { skipped.push(`${path} (not served as an HTML page)`); continue; }
+    const learn = await driver.withPopup(url, (evaluate) => evaluate(click, 'relearn'));
     if (learn.error) skipped.push(`${path} (${typeof learn.error === 'string' ? learn.error : JSON.stringify(learn.error)})`);
   }
-  return withPopup(browser, site.key_url, async (popup) => {
-    const full = await clickIn(popup);
+  return driver.withPopup(site.key_url, async (evaluate) => {
+    const full = await evaluate(click);
     if (full.error) return { error: full.error };
     const clicks = [];
     const inPageMs = [];
     for (let i = 0; i < runs; i++) {
-      const c = await clickIn(popup, 'use');
+      const c = await evaluate(click, 'use');
       if (c.error) return { error: c.error };
       clicks.push(c);
-      inPageMs.push(await inPage(popup));
+      inPageMs.push(await evaluate(inPage));
     }
     const s = clicks[clicks.length - 1].summary;
     const fromMemory = Boolean(s.memory);
     const read = median(clicks.map((c) => c.summary.memory?.read_ms ?? NaN));
     const snapshot = median(clicks.map((c) => c.summary.key_snapshot_ms));
     const match = median(clicks.map((c) => c.summary.memory?.match_ms ?? NaN));
-    const click = median(clicks.map((c) => c.ms));
+    const ms = median(clicks.map((c) => c.ms));
     const page = median(inPageMs);
     return {
-      learnt, skipped, from_memory: fromMemory, loads: s.loads, click_ms: click, read_ms: read, key_snapshot_ms: snapshot,
-      match_ms: match, in_page_ms: page, page_rest_ms: page - read - snapshot - match, round_trips_ms: click - page, similarity: s.memory?.similarity ?? null,
+      learnt, skipped, from_memory: fromMemory, loads: s.loads, click_ms: ms, read_ms: read, key_snapshot_ms: snapshot,
+      match_ms: match, in_page_ms: page, page_rest_ms: page - read - snapshot - match, round_trips_ms: ms - page, similarity: s.memory?.similarity ?? null,
       f1_memory: s.check?.f1 ?? NaN, f1_full: full.summary.check?.f1 ?? NaN, full_click_ms: full.ms, full_loads: full.summary.loads,
     };
   });
 }
 
-function printMemory(rows, runs) {
-  console.log(`\n== known-template click (Extract on a page of a remembered layout): medians of ${runs} (ms) ==`);
+function printMemory(rows, runs, browserName) {
+  console.log(`\n== ${browserName}: known-template click (Extract on a page of a remembered layout): medians of ${runs} (ms) ==`);
   console.log(['site'.padEnd(16), 'memory'.padStart(6), 'loads'.padStart(5), 'click'.padStart(7), 'read'.padStart(6), 'snap'.padStart(6),
     'match'.padStart(6), 'other'.padStart(6), 'trips'.padStart(6), 'F1 mem'.padStart(7), 'F1 full'.padStart(7), 'full'.padStart(7), 'learnt from'].join(' '));
   for (const r of rows) {
@@ -150,19 +184,34 @@ function printMemory(rows, runs) {
   return summary;
 }
 
-/** Runs the known-template measurement on `set` in `browser` (launchChromium); resolves to `{ sites, summary }`. */
-export async function measureMemory(browser, set, runs) {
-  const native = nativeLearnt(set);
+async function measureIn(driver, set, native, runs) {
   const served = await serveSet(set);
   const rows = [];
   try {
     for (const site of served.sites) {
-      process.stderr.write(`memory ${site.id} …\n`);
+      process.stderr.write(`memory ${driver.name} ${site.id} …\n`);
       const learnt = native[site.id]?.learnt ?? [];
-      rows.push({ site: site.id, ...(await measureSite(browser, site, learnt, runs)) });
+      rows.push({ site: site.id, ...(await measureSite(driver, site, learnt, runs)) });
     }
   } finally {
     await served.stop();
   }
-  return { sites: rows, summary: printMemory(rows, runs) };
+  return { browser: driver.name, sites: rows, summary: printMemory(rows, runs, driver.name) };
+}
+
+/**
+ * Runs the known-template measurement on `set` in `browser` (launchChromium),
+ * then in a Firefox of its own beside it; resolves to `{ chromium, firefox }`.
+ */
+export async function measureMemory(browser, set, runs) {
+  const native = nativeLearnt(set);
+  const chromium = await measureIn(chromiumDriver(browser), set, native, runs);
+  const ff = await launchFirefox();
+  try {
+    const caps = await ff.driver.getCapabilities();
+    const firefox = await measureIn(firefoxDriver(ff, caps.getBrowserVersion()), set, native, runs);
+    return { chromium, firefox };
+  } finally {
+    await ff.close();
+  }
 }

@@ -100,7 +100,7 @@ test('a second page of the demo site gets its template from memory: no request, 
   const options = await openOptions();
   const lines = await sitesListed(options);
   assert.equal(lines.length, 1);
-  assert.match(lines[0], new RegExp(`^${site.origin}: 1 layouts, learnt `), 're-learnt: the page\'s cluster replaced, not added');
+  assert.match(lines[0], new RegExp(`^${site.origin} · layouts: 1 · learnt `), 're-learnt: the page\'s cluster replaced, not added');
   await options.close();
 });
 
@@ -129,7 +129,7 @@ test('options: export, forget, a bad file refused in one sentence changing nothi
   assert.deepEqual(await sitesListed(options), [], 'nothing was imported');
 
   await options.setInputFiles('#memory-import', exported);
-  await options.waitForFunction(() => document.getElementById('memory-message').textContent === '1 sites imported.');
+  await options.waitForFunction(() => document.getElementById('memory-message').textContent === 'Sites imported: 1.');
   assert.equal((await sitesListed(options)).length, 1);
   const again = readFileSync(await download(options, '#memory-export', 'chromium-memory-again.json'), 'utf8');
   assert.ok(again === text, 'export → import → export gives the same file');

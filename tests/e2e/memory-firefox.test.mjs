@@ -109,7 +109,7 @@ test('options: the site is listed; export, forget, a bad file refused, import, t
   const options = await openOptions();
   const lines = await sitesListed();
   assert.equal(lines.length, 1);
-  assert.match(lines[0], new RegExp(`^${site.origin}: 1 layouts, learnt `));
+  assert.match(lines[0], new RegExp(`^${site.origin} · layouts: 1 · learnt `));
 
   await ff.click('#memory-export');
   const exported = await downloaded('template-memory.json');
@@ -130,7 +130,7 @@ test('options: the site is listed; export, forget, a bad file refused, import, t
 
   await ff.driver.findElement(By.css('#memory-import')).sendKeys(path);
   await ff.waitFor('#memory-message:not(.error)');
-  assert.equal(await text('#memory-message'), '1 sites imported.');
+  assert.equal(await text('#memory-message'), 'Sites imported: 1.');
   await ff.click('#memory-export');
   assert.ok((await downloaded('template-memory.json')) === exported, 'export → import → export gives the same file');
   await ff.closeTab(options);
