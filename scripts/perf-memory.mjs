@@ -38,20 +38,30 @@ function nativeLearnt(set) {
   return Object.fromEntries(sites.map((s) => [s.site, s]));
 }
 
-/** One click of the popup's Extract (`mode` as content.js takes it), timed in the popup. Runs in the popup. */
+/**
+ * One click of the popup's Extract (`mode` as content.js takes it), timed in
+ * the popup. Runs in the popup, where WebDriver (Firefox) sees the window's
+ * properties (runner.js's functions) but not popup.js's `let tab`: the tab is
+ * found again from ?url=, as popup.js finds it.
+ */
 async function click(mode) {
-  if (!tab) return { error: 'the page did not open in a tab of its own' };
+  const ext = globalThis.browser ?? globalThis.chrome;
+  const url = new URLSearchParams(location.search).get('url');
+  const target = (await ext.tabs.query({})).find((x) => x.url === url);
+  if (!target) return { error: 'the page did not open in a tab of its own' };
   const t0 = performance.now();
-  // callCore, storedConfig and tab are globals of runner.js and popup.js.
-  const answer = await callCore(tab.id, 'extract', await storedConfig(), mode ?? undefined);
+  const answer = await callCore(target.id, 'extract', await storedConfig(), mode ?? undefined);
   const ms = performance.now() - t0;
   return answer?.ok ? { ms, summary: answer.value } : { error: answer?.error ?? 'no answer' };
 }
 
 /** The same click's work inside the page alone (content script entry to its answer): click minus this is the script round trips. Runs in the popup. */
 async function inPage() {
-  const [result] = await api.scripting.executeScript({
-    target: { tabId: tab.id },
+  const ext = globalThis.browser ?? globalThis.chrome;
+  const url = new URLSearchParams(location.search).get('url');
+  const target = (await ext.tabs.query({})).find((x) => x.url === url);
+  const [result] = await ext.scripting.executeScript({
+    target: { tabId: target.id },
     func: async (config) => {
       const t0 = performance.now();
       await globalThis.texCore.call('extract', [config, 'use']);
@@ -104,10 +114,15 @@ export function firefoxDriver(ff, version) {
   };
 }
 
-/** Whether the server answers `url` with an HTML page (a browser opens anything else as a download). */
-async function isPage(url) {
+/**
+ * Why a browser cannot stay on `url` to extract it, or null: anything but an
+ * HTML page opens as a download, and a meta refresh leaves for another page
+ * (on the dev set, another host, which must not be contacted).
+ */
+async function notAPage(url) {
   const response = await fetch(url).catch(() => null);
-  return Boolean(response?.ok && /html/.test(response.headers.get('content-type') ?? ''));
+  if (!response?.ok || !/html/.test(response.headers.get('content-type') ?? '')) return 'not served as an HTML page';
+  return /<meta[^>]+http-equiv=["']?refresh/i.test(await response.text()) ? 'a meta refresh leaves the page' : null;
 }
 
 async function measureSite(driver, site, learnt, runs) {
@@ -115,7 +130,8 @@ async function measureSite(driver, site, learnt, runs) {
   for (const path of learnt) {
     const url = new URL(path, site.origin).href;
     // A page the browser cannot extract is skipped, as the CLI skips a page it cannot load.
-    if (!(await isPage(url))) { skipped.push(`${path} (not served as an HTML page)`); continue; }
+    const why = await notAPage(url);
+    if (why) { skipped.push(`${path} (${why})`); continue; }
     const learn = await driver.withPopup(url, (evaluate) => evaluate(click, 'relearn'));
     if (learn.error) skipped.push(`${path} (${typeof learn.error === 'string' ? learn.error : JSON.stringify(learn.error)})`);
   }
