@@ -16,6 +16,10 @@
 #   ./build.sh perf SET_DIR [--runs N] [--no-synthetic] [--out FILE]
 #                       click vs limit (fetch + parse of the pages the click
 #                       loaded) per key page and on synthetic pages, in Chromium
+#   ./build.sh perf SET_DIR --memory [--runs N] [--out FILE]
+#                       the known-template click (template memory, 0 loads)
+#                       and its F1 beside the full extraction's, in Chromium
+#                       and Firefox
 # Installs whatever is missing (idempotent); traffic only ever goes to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -27,7 +27,7 @@ async function extractInTab(tab) {
   }
   let answer;
   try {
-    answer = await callCore(tab.id, 'extract', await storedConfig());
+    answer = await callCore(tab.id, 'extract', await storedConfig(), 'use');
   } catch (e) {
     answer = { ok: false, error: texI18n.t('errorInjection', e?.message ?? e) };
   }

@@ -10,6 +10,7 @@ if (!globalThis.texCore) {
   const core = wasm_bindgen;
   const { sentence } = globalThis.texI18n;
   const pageView = globalThis.texPageView;
+  const memory = globalThis.texMemory;
 
   /** status: idle | running | done | error; the report stays here, in the page. */
   let state = { status: 'idle', progress: null, summary: null, error: null, view: null, highlight: false };
@@ -30,16 +31,77 @@ if (!globalThis.texCore) {
     };
   }
 
-  async function run(config) {
+  /** What the popup needs of a template recalled from memory: no pages compared, no loads. */
+  function summarizeRecall(r, engine) {
+    return {
+      key_url: r.key_url, template_nodes: r.template_nodes, total_nodes: r.total_nodes, loads: 0, fetched: 0, engine,
+      key_snapshot_ms: r.key_snapshot_ms, check: r.check ?? null, timings: null, cs: null,
+      memory: { similarity: r.similarity, learnt_from: r.learnt_from, read_ms: r.read_ms, match_ms: r.match_ms },
+    };
+  }
+
+  /**
+   * The template of this page from its site's remembered clusters (0 loads),
+   * installed as the current result; null when memory is off or none fits.
+   * A stored memory this build cannot read is dropped (learning rewrites it).
+   */
+  async function recall(configJson) {
+    const stored = await memory.readIfEnabled(location.origin);
+    if (!stored) return null;
+    try {
+      return core.memory_recall(stored.memory, configJson);
+    } catch (e) {
+      if (e?.key !== 'errorMemoryInvalid') throw e;
+      await memory.forget(location.origin);
+      return null;
+    }
+  }
+
+  /** Remembers the result just extracted as a cluster of this page's site. */
+  async function learn(configJson) {
+    if (!(await memory.enabled())) return;
+    const stored = await memory.read(location.origin);
+    const learnt = core.memory_learn(stored?.memory ?? '', configJson);
+    await memory.write([{ origin: location.origin, memory: learnt.memory, clusters: learnt.clusters }]);
+  }
+
+  /**
+   * `mode`: 'use' (a remembered template if one fits, else extract and learn),
+   * 'relearn' (extract and learn, ignoring memory), 'only' (a remembered template or
+   * nothing: auto-apply never loads pages), absent (extract, memory untouched:
+   * Check benchmarks and the perf benchmark measure the method itself).
+   */
+  async function run(config, mode) {
     report = null;
     state = { status: 'running', progress: { phase: 'snapshot', loaded: 0, planned: 0 }, summary: null, error: null, view: null, highlight: false };
+    const configJson = JSON.stringify(config ?? {});
+    if (mode === 'use' || mode === 'only') {
+      let recalled = null;
+      try {
+        recalled = await recall(configJson);
+      } catch (e) {
+        state = { ...state, status: 'error', error: sentence(e) };
+        changed();
+        return;
+      }
+      if (recalled) {
+        report = { ...recalled, engine: globalThis.texCore.engine, from_memory: true };
+        state = { ...state, status: 'done', summary: summarizeRecall(recalled, report.engine), view: 'original', highlight: true };
+        changed();
+        return;
+      }
+      if (mode === 'only') {
+        state = { ...state, status: 'idle' };
+        return;
+      }
+    }
     const onProgress = (p) => {
       state.progress = p;
       api.runtime.sendMessage({ type: 'tex-progress', ...p }).catch(() => {});
       pageView.render(state);
     };
     // Runs synchronously up to its first await: the snapshot is taken before the badge appears.
-    const extraction = core.extract(JSON.stringify(config ?? {}), onProgress);
+    const extraction = core.extract(configJson, onProgress);
     changed();
     try {
       report = await extraction;
@@ -49,6 +111,8 @@ if (!globalThis.texCore) {
       state = { ...state, status: 'error', error: sentence(e), view: null };
     }
     changed();
+    // After the result is shown; failing to remember must not spoil it.
+    if (state.status === 'done' && (mode === 'use' || mode === 'relearn')) await learn(configJson).catch(() => {});
   }
 
   globalThis.texCore = {
@@ -86,11 +150,11 @@ if (!globalThis.texCore) {
         let value;
         switch (method) {
           case 'start':
-            if (state.status !== 'running') running = run(args[0]);
+            if (state.status !== 'running') running = run(args[0], args[1]);
             value = state;
             break;
           case 'extract':
-            if (state.status !== 'running') running = run(args[0]);
+            if (state.status !== 'running') running = run(args[0], args[1]);
             await running;
             if (state.status === 'error') return { ok: false, error: state.error };
             value = state.summary;

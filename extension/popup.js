@@ -6,6 +6,7 @@
 
 const $ = (id) => document.getElementById(id);
 const { t, sentence, localize, duration, number } = texI18n;
+const { texMemory } = globalThis;
 let tab = null;
 let polling = null;
 
@@ -26,11 +27,35 @@ function progressText(p) {
   return p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned) : t('progressReading');
 }
 
-const totalMs = (s) => s.timings.total_ms + s.key_snapshot_ms;
+const totalMs = (s) => (s.memory ? s.memory.read_ms + s.memory.match_ms : s.timings.total_ms) + s.key_snapshot_ms;
+
+/** A result recalled from the site's memory: no pages compared, so Details says what served it. */
+function showRecalled(s, pct) {
+  $('compared').textContent = t('resultFromMemory', duration(totalMs(s)));
+  show('caution', false);
+  show('again', true);
+  show('cs-pages-block', false);
+  $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
+  $('loads').textContent = t('detailsMemory', s.memory.learnt_from, number(100 * s.memory.similarity, 0), s.engine ?? 'wasm');
+  const rows = [['timingMemoryRead', s.memory.read_ms], ['timingKeySnapshot', s.key_snapshot_ms],
+    ['timingMemoryMatch', s.memory.match_ms], ['timingTotal', totalMs(s)]];
+  $('timings').tBodies[0].replaceChildren(...rows.map(timingRow));
+  show('summary', true);
+}
+
+function timingRow([key, v]) {
+  const tr = document.createElement('tr');
+  const th = Object.assign(document.createElement('th'), { scope: 'row', textContent: t(key) });
+  tr.append(th, Object.assign(document.createElement('td'), { textContent: t('milliseconds', number(v, 1)) }));
+  return tr;
+}
 
 function showSummary(s) {
   const pct = s.total_nodes ? (100 * s.template_nodes) / s.total_nodes : 0;
   $('plain').textContent = t('resultFound', number(pct, 0));
+  if (s.memory) return showRecalled(s, pct);
+  show('again', false);
+  show('cs-pages-block', true);
   $('compared').textContent = t('resultCompared', Math.max(0, s.cs.pages.length - 1), duration(totalMs(s)));
   show('caution', s.cs.kind !== 'complete');
   $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
@@ -48,12 +73,7 @@ function showSummary(s) {
     ['timingSnapshot', tm.snapshot_ms - s.key_snapshot_ms], ['timingLinkOrder', tm.link_order_ms],
     ['timingCsSearch', tm.cs_search_ms], ['timingMapping', tm.mapping_ms], ['timingTotal', totalMs(s)],
   ];
-  $('timings').tBodies[0].replaceChildren(...rows.map(([key, v]) => {
-    const tr = document.createElement('tr');
-    const th = Object.assign(document.createElement('th'), { scope: 'row', textContent: t(key) });
-    tr.append(th, Object.assign(document.createElement('td'), { textContent: t('milliseconds', number(v, 1)) }));
-    return tr;
-  }));
+  $('timings').tBodies[0].replaceChildren(...rows.map(timingRow));
   show('summary', true);
 }
 
@@ -119,21 +139,53 @@ async function display(state) {
     $('status').textContent = t('statusDone', duration(totalMs(full.summary)));
     showSummary(full.summary);
     showView(full.view);
+    await showAuto();
   }
 }
 
-async function extract() {
+/** `mode` 'use': a remembered template of the site if the page fits one; 'relearn': Extract again. */
+async function extract(mode = 'use') {
   if ($('extract').getAttribute('aria-disabled') === 'true') return;
   // Hidden at once, so nobody reads the previous result as this one's.
   show('error', false);
   show('summary', false);
-  const state = await run('start', await storedConfig());
+  const state = await run('start', await storedConfig(), mode);
   if (state) display(state);
+}
+
+const origin = () => new URL(tab.url).origin;
+
+/** The auto-apply switch, as stored for this site. */
+async function showAuto() {
+  $('auto').checked = Boolean((await texMemory.autoSites())[origin()]);
+}
+
+/** The view auto-apply shows: the one on screen, or the template view. */
+const autoView = () => (['template', 'content'].includes($('view').dataset.view) ? $('view').dataset.view : 'template');
+
+/** Asks for this site's permission only (first thing in the click, as browsers require), then registers. */
+async function toggleAuto() {
+  try {
+    if (!$('auto').checked) {
+      await texMemory.disableAuto(origin());
+      $('status').textContent = t('autoOff');
+    } else if (await texMemory.enableAuto(origin(), autoView())) {
+      $('status').textContent = t('autoOn', t(`view_${autoView()}`));
+    } else {
+      $('auto').checked = false;
+      fail(t('autoRefused'));
+    }
+  } catch (e) {
+    $('auto').checked = false;
+    fail(t('errorPlain', String(e?.message ?? e)));
+  }
 }
 
 async function chooseView(view) {
   const shown = await run('setView', view);
-  if (shown) showView(shown);
+  if (!shown) return;
+  showView(shown);
+  if ($('auto').checked && shown !== 'original') await texMemory.setAuto(origin(), shown);
 }
 
 async function save() {
@@ -159,7 +211,9 @@ api.runtime.onMessage.addListener((message, sender) => {
 async function main() {
   localize();
   tab = await targetTab();
-  $('extract').addEventListener('click', extract);
+  $('extract').addEventListener('click', () => extract('use'));
+  $('again').addEventListener('click', () => extract('relearn'));
+  $('auto').addEventListener('change', toggleAuto);
   $('cancel').addEventListener('click', () => run('cancel'));
   for (const b of $('view').querySelectorAll('button')) b.addEventListener('click', () => chooseView(b.dataset.viewButton));
   $('save').addEventListener('click', save);

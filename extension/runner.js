@@ -21,7 +21,7 @@ async function inTab(tabId, func, args = []) {
 async function ensureCore(tabId) {
   const loaded = await inTab(tabId, () => globalThis.texCore?.engine ?? null);
   if (loaded) return loaded;
-  await api.scripting.executeScript({ target: { tabId }, files: ['tex.js', 'i18n.js', 'page-view.js', 'content.js'] });
+  await api.scripting.executeScript({ target: { tabId }, files: ['tex.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'content.js'] });
   const engine = await inTab(tabId, () => globalThis.texCore.init());
   if (engine !== 'needs-wasm2js') return engine;
   await api.scripting.executeScript({ target: { tabId }, files: ['tex_asm.js'] });

@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 
 import { launchChromium } from '../tests/e2e/chromium.mjs';
 import { buildBinaries, serveSet } from './bench.mjs';
+import { measureMemory } from './perf-memory.mjs';
 
 const PHASES = ['fetch_ms', 'parse_ms', 'snapshot_ms', 'link_order_ms', 'cs_search_ms', 'mapping_ms'];
 const SHORT = { fetch_ms: 'fetch', parse_ms: 'parse', snapshot_ms: 'snap', link_order_ms: 'order', cs_search_ms: 'cs', mapping_ms: 'map' };
@@ -228,12 +229,13 @@ function parseArgs(argv) {
     else if (a === '--synthetic-runs') args.syntheticRuns = Number(argv[++i]);
     else if (a === '--sizes') args.sizes = argv[++i].split(',').map(Number);
     else if (a === '--no-synthetic') args.synthetic = false;
+    else if (a === '--memory') args.memory = true;
     else if (a === '--out') args.out = argv[++i];
     else if (!args.set) args.set = a;
     else throw new Error(`unexpected argument ${a}`);
   }
   if (!args.set || !(args.runs > 0) || !(args.syntheticRuns > 0) || args.sizes.some((s) => !(s > 100))) {
-    throw new Error('usage: build.sh perf SET_DIR [--runs N] [--synthetic-runs M] [--sizes 1000,5000,...] [--no-synthetic] [--out FILE]');
+    throw new Error('usage: build.sh perf SET_DIR [--runs N] [--synthetic-runs M] [--sizes 1000,5000,...] [--no-synthetic] [--memory] [--out FILE]');
   }
   return args;
 }
@@ -247,9 +249,11 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     const version = browser.context.browser()?.version() ?? 'unknown';
     const report = { browser: `Chromium ${version}`, runs: args.runs, set: resolve(args.set) };
     try {
-      report.sites = await measureSet(browser, args.set, args.runs, 'set');
-      printRows(`${args.set}: medians of ${args.runs} (ms)`, report.sites);
-      if (args.synthetic) {
+      // --memory: only the known-template click (scripts/perf-memory.mjs).
+      if (args.memory) report.memory = await measureMemory(browser, args.set, args.runs);
+      else report.sites = await measureSet(browser, args.set, args.runs, 'set');
+      if (report.sites) printRows(`${args.set}: medians of ${args.runs} (ms)`, report.sites);
+      if (args.synthetic && !args.memory) {
         synthetic = writeSyntheticSet(args.sizes);
         report.synthetic = await measureSet(browser, synthetic, args.syntheticRuns, 'synthetic');
         printRows(`synthetic pages: medians of ${args.syntheticRuns} (ms)`, report.synthetic);

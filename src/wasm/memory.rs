@@ -1,72 +1,188 @@
 //! Template memory in the page: the extension keeps one `Memory` per origin
-//! in its storage (as JSON) and asks here whether the live page fits a
-//! remembered cluster, or hands over a fresh extraction to remember.
+//! in its storage (as JSON, never parsed by JavaScript: its hashes are 64-bit
+//! integers a JS number would round) and asks here whether the live page fits
+//! a remembered cluster, hands over a fresh extraction to remember, and
+//! merges or splits memories for export and import.
 //! Glue only: clustering and mapping are `template_memory`'s.
 
 use serde::Serialize;
 use url::Url;
 use wasm_bindgen::prelude::*;
 
-use super::{document, live_dom, to_js};
+use super::failure::{text, Failure};
+use super::view::View;
+use super::{check, clear_last, document, install, live_dom, reject, to_js, with_last, Check, Extracted};
 use crate::config::Config;
+use crate::error::ExtractError;
+use crate::extract::template_paths;
 use crate::template_memory::Memory;
 
-/// What `memory_match` resolves to when a cluster fits.
+/// Most clusters kept per origin: a site rarely has more page layouts, and
+/// a cluster weighs tens of kilobytes, so storage stays small. The oldest
+/// cluster goes first.
+pub const MAX_CLUSTERS: usize = 8;
+
+/// What `memory_recall` resolves to when a cluster fits: the fields of an
+/// extraction's summary the popup shows, plus how the match went.
 #[derive(Serialize)]
-struct Match {
+struct Recalled {
+    key_url: String,
     cluster: usize,
     similarity: f64,
-    /// Document-order indexes of the template elements of the live page.
-    template_ids: Vec<u32>,
+    learnt_from: String,
     template_nodes: usize,
     total_nodes: usize,
+    template_paths: Vec<String>,
+    /// Parsing the stored memory and the configuration.
+    read_ms: f64,
+    key_snapshot_ms: f64,
+    /// Finding the cluster and mapping its skeleton onto the page.
+    match_ms: f64,
+    check: Option<Check>,
 }
 
-fn parse_inputs(memory_json: &str, config_json: &str) -> Result<(Memory, Config), JsValue> {
-    let memory = if memory_json.is_empty() {
-        Memory::new()
-    } else {
-        Memory::from_json(memory_json)
-            .map_err(|e| JsValue::from_str(&format!("The remembered templates cannot be used: {e}.")))?
-    };
-    let cfg: Config = serde_json::from_str(config_json)
-        .map_err(|e| JsValue::from_str(&crate::error::ExtractError::Config(e.to_string()).to_string()))?;
-    Ok((memory, cfg))
+/// What `memory_learn` resolves to.
+#[derive(Serialize)]
+struct Learnt {
+    memory: String,
+    clusters: usize,
 }
 
-fn live_page() -> Result<(Url, crate::dom::Tree), JsValue> {
-    let doc = document()?;
-    let url = Url::parse(&doc.url()?).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    let root = doc.document_element().ok_or("the page has no elements")?;
-    let (tree, _) = live_dom::snapshot(&root).ok_or("the page has no elements")?;
-    Ok((url, tree))
+/// One origin of an imported file, as `memory_import` resolves to it.
+#[derive(Serialize)]
+struct Site {
+    origin: String,
+    memory: String,
+    clusters: usize,
+}
+
+fn unusable(e: impl ToString) -> JsValue {
+    let e = e.to_string();
+    reject(Failure::new(format!("The remembered templates cannot be used: {e}."), "errorMemoryInvalid", vec![text(e)]))
+}
+
+fn read_memory(memory_json: &str) -> Result<Memory, JsValue> {
+    if memory_json.is_empty() {
+        return Ok(Memory::new());
+    }
+    Memory::from_json(memory_json).map_err(unusable)
+}
+
+fn read_config(config_json: &str) -> Result<Config, JsValue> {
+    serde_json::from_str(config_json).map_err(|e| reject(Failure::from(&ExtractError::Config(e.to_string()))))
+}
+
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 /// The template of the live page from a remembered cluster of its origin,
-/// with zero loads, or `null` when no cluster fits (run `extract` then).
+/// with zero loads, installed as the page's current result (views, Save
+/// template and regions work as after `extract`); `null` when no cluster
+/// fits, so the caller runs `extract`.
 #[wasm_bindgen]
-pub fn memory_match(memory_json: &str, config_json: &str) -> Result<JsValue, JsValue> {
-    let (memory, cfg) = parse_inputs(memory_json, config_json)?;
-    let (url, tree) = live_page()?;
+pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, JsValue> {
+    let start = now();
+    let mut memory = read_memory(memory_json)?;
+    let cfg = read_config(config_json)?;
+    let doc = document()?;
+    let mut url = Url::parse(&doc.url()?).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    url.set_fragment(None);
     let site = url.origin().ascii_serialization();
+    // Extract on the very page a cluster came from runs the method again:
+    // that is how a user refreshes what was learnt there.
+    let Some(clusters) = memory.sites.get_mut(&site) else { return Ok(JsValue::NULL) };
+    clusters.retain(|c| c.learnt_from != url.as_str());
+    clear_last(&doc)?;
+    let t0 = now();
+    let root = doc.document_element().ok_or("the page has no elements")?;
+    let (tree, elements) = live_dom::snapshot(&root).ok_or("the page has no elements")?;
+    let t1 = now();
     let Some((cluster, similarity)) = memory.find(&site, &cfg, &tree) else { return Ok(JsValue::NULL) };
-    let template = memory.sites[&site][cluster].apply(&cfg, &tree);
-    let template_ids: Vec<u32> = (0..tree.len() as u32).filter(|&i| template[i as usize]).collect();
-    to_js(&Match { cluster, similarity, template_nodes: template_ids.len(), template_ids, total_nodes: tree.len() })
+    let remembered = &memory.sites[&site][cluster];
+    let template = remembered.apply(&cfg, &tree);
+    let match_ms = now() - t1;
+    let out = to_js(&Recalled {
+        key_url: url.to_string(),
+        cluster,
+        similarity,
+        learnt_from: remembered.learnt_from.clone(),
+        template_nodes: template.iter().filter(|t| **t).count(),
+        total_nodes: tree.len(),
+        template_paths: template_paths(&tree, &template),
+        read_ms: t0 - start,
+        key_snapshot_ms: t1 - t0,
+        match_ms,
+        check: check(&tree, &template),
+    })?;
+    install(Extracted { url, tree, elements, template, view: View::Original });
+    Ok(out)
 }
 
-/// The memory with the live page's extracted template (`template_ids`, as
-/// `extract` reported them) added as a cluster of its origin, as JSON.
+/// The memory with the page's current result (from `extract`) learnt as a
+/// cluster of its origin. Clusters the page fits are replaced (the user
+/// asked to extract again), and at most [`MAX_CLUSTERS`] are kept.
 #[wasm_bindgen]
-pub fn memory_learn(memory_json: &str, config_json: &str, template_ids: Vec<u32>) -> Result<String, JsValue> {
-    let (mut memory, cfg) = parse_inputs(memory_json, config_json)?;
-    let (url, tree) = live_page()?;
-    let mut template = vec![false; tree.len()];
-    for i in template_ids {
-        if let Some(t) = template.get_mut(i as usize) {
-            *t = true;
+pub fn memory_learn(memory_json: &str, config_json: &str) -> Result<JsValue, JsValue> {
+    let mut memory = read_memory(memory_json)?;
+    let cfg = read_config(config_json)?;
+    with_last(|_, last| {
+        let site = last.url.origin().ascii_serialization();
+        while let Some((i, _)) = memory.find(&site, &cfg, &last.tree) {
+            memory.sites.get_mut(&site).expect("a found site").remove(i);
         }
+        let mut url = last.url.clone();
+        url.set_fragment(None);
+        memory.learn(&site, &cfg, &url, &last.tree, &last.template);
+        let clusters = memory.sites.get_mut(&site).expect("a learnt site");
+        let excess = clusters.len().saturating_sub(MAX_CLUSTERS);
+        clusters.drain(..excess);
+        let clusters = clusters.len();
+        to_js(&Learnt { memory: memory.to_json(), clusters })
+    })
+}
+
+/// One file holding the memories of several origins (each as stored), for
+/// export; the same format `tex extract --memory` reads.
+#[wasm_bindgen]
+pub fn memory_export(memories: Vec<String>) -> Result<String, JsValue> {
+    let mut all = Memory::new();
+    for json in memories {
+        all.sites.extend(read_memory(&json)?.sites);
     }
-    memory.learn(&url.origin().ascii_serialization(), &cfg, &url, &tree, &template);
-    Ok(memory.to_json())
+    Ok(all.to_json())
+}
+
+/// An exported file split into one memory per origin, ready to store; a
+/// file that is not one (or names something other than web origins) is
+/// refused whole with one sentence.
+#[wasm_bindgen]
+pub fn memory_import(file_text: &str) -> Result<JsValue, JsValue> {
+    let memory = Memory::from_json(file_text).map_err(|e| {
+        let e = e.to_string();
+        reject(Failure::new(
+            format!("This file is not a template memory exported by Template Extractor: {e}."),
+            "errorMemoryFile",
+            vec![text(e)],
+        ))
+    })?;
+    let mut sites = Vec::new();
+    for (origin, mut clusters) in memory.sites {
+        let is_origin = Url::parse(&origin)
+            .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.origin().ascii_serialization() == origin);
+        if !is_origin {
+            return Err(reject(Failure::new(
+                format!("This file names {origin}, which is not a web site's address, so nothing was imported."),
+                "errorMemorySite",
+                vec![text(&origin)],
+            )));
+        }
+        let excess = clusters.len().saturating_sub(MAX_CLUSTERS);
+        clusters.drain(..excess);
+        let count = clusters.len();
+        let mut one = Memory::new();
+        one.sites.insert(origin.clone(), clusters);
+        sites.push(Site { origin, memory: one.to_json(), clusters: count });
+    }
+    to_js(&sites)
 }

@@ -258,3 +258,20 @@ pub fn own_host(tag: &str) -> Result<Element, JsValue> {
     doc.document_element().ok_or("the page has no root element")?.append_child(&host)?;
     Ok(host)
 }
+
+/// Template memory's hook: drops the current result and its marks before
+/// the live page is read again. In the original view there are no marks to
+/// remove (and the snapshot skips our own elements), so a page with thousands
+/// of elements is not walked for nothing.
+fn clear_last(doc: &Document) -> Result<(), JsValue> {
+    match LAST.with_borrow_mut(Option::take) {
+        Some(l) if l.view != View::Original => view::restore(doc, &l.elements),
+        _ => Ok(()),
+    }
+}
+
+/// Template memory's hook: a remembered template becomes the page's current
+/// result, as an extraction's would.
+fn install(extracted: Extracted) {
+    LAST.with_borrow_mut(|last| *last = Some(extracted));
+}

@@ -1,0 +1,116 @@
+// Where remembered templates live: storage.local, one key per origin
+// (`memory:<origin>` → { memory, clusters, updated }), so a page reads only
+// its own site's clusters and forgetting one site touches nothing else. The
+// memory itself is the core's JSON, kept as a string: its 64-bit hashes would
+// be rounded by JSON.parse. Sizes are bounded: the core keeps at most 8
+// clusters per origin (src/wasm/memory.rs), and here at most MAX_SITES
+// origins, the least recently learnt dropped first. Also the opt-in
+// auto-apply sites (`autoApply` → { origin: view }). Loaded by the content
+// script and the options page.
+'use strict';
+
+globalThis.texMemory ??= (() => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  const PREFIX = 'memory:';
+  /** At ~20–60 kB per origin this stays well inside storage.local's 10 MB. */
+  const MAX_SITES = 100;
+
+  const key = (origin) => PREFIX + origin;
+
+  /** Whether "Remember site templates" is on (the default). */
+  async function enabled() {
+    const { rememberTemplates } = await api.storage.local.get('rememberTemplates');
+    return rememberTemplates !== false;
+  }
+
+  async function setEnabled(on) {
+    await api.storage.local.set({ rememberTemplates: on });
+  }
+
+  /** The stored entry of `origin`, or null. */
+  async function read(origin) {
+    return (await api.storage.local.get(key(origin)))[key(origin)] ?? null;
+  }
+
+  /** The stored entry of `origin` when remembering is on, else null: one storage read per click. */
+  async function readIfEnabled(origin) {
+    const got = await api.storage.local.get(['rememberTemplates', key(origin)]);
+    return got.rememberTemplates === false ? null : got[key(origin)] ?? null;
+  }
+
+  /** Every remembered origin as { origin, clusters, updated }, most recent first. */
+  async function list() {
+    const all = await api.storage.local.get(null);
+    return Object.entries(all)
+      .filter(([k]) => k.startsWith(PREFIX))
+      .map(([k, v]) => ({ origin: k.slice(PREFIX.length), clusters: v.clusters, updated: v.updated, memory: v.memory }))
+      .sort((a, b) => b.updated - a.updated);
+  }
+
+  /** Stores several origins at once (learning, import), then drops the oldest beyond MAX_SITES. */
+  async function write(entries) {
+    const now = Date.now();
+    await api.storage.local.set(Object.fromEntries(entries.map(({ origin, memory, clusters }) =>
+      [key(origin), { memory, clusters, updated: now }])));
+    const excess = (await list()).slice(MAX_SITES);
+    if (excess.length) await api.storage.local.remove(excess.map((e) => key(e.origin)));
+  }
+
+  async function forget(origin) {
+    await api.storage.local.remove(key(origin));
+  }
+
+  async function clear() {
+    await api.storage.local.remove((await list()).map((e) => key(e.origin)));
+  }
+
+  /** Sites whose remembered template is applied automatically: { origin: view }. */
+  async function autoSites() {
+    return (await api.storage.local.get('autoApply')).autoApply ?? {};
+  }
+
+  async function setAuto(origin, view) {
+    const sites = await autoSites();
+    if (view) sites[origin] = view; else delete sites[origin];
+    await api.storage.local.set({ autoApply: sites });
+  }
+
+  /** The id of the content script registered for `origin`'s auto-apply. */
+  const scriptId = (origin) => `tex-auto ${origin}`;
+  /** Match patterns carry no port in Firefox: the host's pattern, narrowed by origin in memory-auto.js. */
+  const pattern = (origin) => { const u = new URL(origin); return `${u.protocol}//${u.hostname}/*`; };
+
+  /**
+   * Turns auto-apply on for `origin` with `view`: the host permission for that
+   * origin only (asked from a user gesture), then a persistent content script.
+   * Resolves to false when the user refuses the permission.
+   */
+  async function enableAuto(origin, view) {
+    const origins = [pattern(origin)];
+    if (!(await api.permissions.request({ origins }))) return false;
+    const id = scriptId(origin);
+    const known = await api.scripting.getRegisteredContentScripts({ ids: [id] });
+    if (!known.length) {
+      await api.scripting.registerContentScripts([{
+        id, matches: origins, runAt: 'document_idle', persistAcrossSessions: true,
+        js: ['tex.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'content.js', 'memory-auto.js'],
+      }]);
+    }
+    await setAuto(origin, view);
+    return true;
+  }
+
+  /** Turns auto-apply off for `origin`: the registration and the permission go. */
+  async function disableAuto(origin) {
+    const id = scriptId(origin);
+    if ((await api.scripting.getRegisteredContentScripts({ ids: [id] })).length) {
+      await api.scripting.unregisterContentScripts({ ids: [id] });
+    }
+    // A permission the manifest itself grants cannot be removed; it was never ours to.
+    const others = Object.keys(await autoSites()).filter((o) => o !== origin && pattern(o) === pattern(origin));
+    if (!others.length) await api.permissions.remove({ origins: [pattern(origin)] }).catch(() => false);
+    await setAuto(origin, null);
+  }
+
+  return { enabled, setEnabled, read, readIfEnabled, list, write, forget, clear, autoSites, setAuto, enableAuto, disableAuto };
+})();
