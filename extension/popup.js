@@ -23,7 +23,8 @@ function showView(view) {
 }
 
 function progressText(p) {
-  return p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned) : t('progressReading');
+  if (p?.phase === 'loading') return t('progressLoading', p.loaded, p.planned);
+  return p?.phase === 'comparing' ? t('progressComparing', p.loaded) : t('progressReading');
 }
 
 const totalMs = (s) => s.timings.total_ms + s.key_snapshot_ms;

@@ -117,7 +117,8 @@ async function measurePage(browser, keyUrl, runs) {
     const answer = await callCore(tab.id, 'extract', await storedConfig());
     const ms = performance.now() - t0;
     if (!answer?.ok) return { error: answer?.error ?? 'no answer' };
-    const r = answer.value;
+    // The click returns the popup's summary; the loads' URLs are in the full report, kept in the page.
+    const r = (await callCore(tab.id, 'state', true)).value.report;
     return {
       ms,
       timings: r.timings,
