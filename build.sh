@@ -13,9 +13,9 @@
 #   ./build.sh bench SET_DIR [--out FILE] [--browser chromium|firefox]
 #                       Check benchmarks in headless Chromium or Firefox (the extension's
 #                       results page), compared with the native CLI; writes the JSON report
-#   ./build.sh perf SET_DIR [--runs N] [--no-synthetic] [--out FILE]
+#   ./build.sh perf SET_DIR [--runs N] [--no-synthetic] [--out FILE] [--browser chromium|firefox]
 #                       click vs limit (fetch + parse of the pages the click
-#                       loaded) per key page and on synthetic pages, in Chromium
+#                       loaded) per key page and on synthetic pages, in Chromium or Firefox
 # Installs whatever is missing (idempotent); traffic only ever goes to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -138,11 +138,11 @@ bench() {
 }
 
 perf() {
-  local set=${1:?usage: $0 perf SET_DIR [--runs N] [--no-synthetic] [--out FILE]}
+  local set=${1:?usage: $0 perf SET_DIR [--runs N] [--no-synthetic] [--out FILE] [--browser chromium|firefox]}
   shift
   ensure_browsers
   build
-  log "perf: click vs limit in headless Chromium on $set"
+  log "perf: click vs limit in a headless browser on $set ($*)"
   node scripts/perf.mjs "$set" "$@"
 }
 

@@ -47,25 +47,6 @@ fn domparser_snapshot_equals_native_snapshot() {
     }
 }
 
-/// The one-call walk of `live-dom.js` builds the tree the web-sys walk builds, node for node.
-#[wasm_bindgen_test]
-fn the_one_call_walk_equals_the_web_sys_walk() {
-    let unicode = "<html><body><p title=\"𝄞é\">a𝄞<b>é</b>\u{1F600}x<!--c-->y</p><template><i>t</i></template>\
-                   <svg><a href=\"/s\">s</a></svg></body></html>";
-    let big: String = (0..3000).map(|i| format!("<section class=\"s{i}\"><h2>T{i}</h2><p>é{i}</p></section>")).collect();
-    let big = format!("<html><body><nav><a href=\"/a\">a</a></nav><main>{big}</main></body></html>");
-    let pages = FIXTURES.iter().map(|(_, html)| *html).chain([unicode, big.as_str()]);
-    for html in pages {
-        let doc = parsed(html);
-        let root = doc.document_element().unwrap();
-        let (fast, fast_elements) = snapshot(&root).unwrap();
-        let (slow, slow_elements) = live_dom::snapshot_web_sys(&root).unwrap();
-        assert_eq!(describe(&fast), describe(&slow));
-        assert_eq!(fast_elements, slow_elements);
-        assert_eq!(live_dom::elements(&root), slow_elements);
-    }
-}
-
 /// A rendered document with scripting enabled, as the content script sees a page.
 #[wasm_bindgen_test]
 async fn live_iframe_snapshot_equals_native_snapshot() {
