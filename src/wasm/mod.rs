@@ -164,7 +164,14 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     if !matches!(url.scheme(), "http" | "https") {
         return Err(sentence(ExtractError::Restricted(url.to_string())));
     }
-    LAST.with_borrow_mut(|last| last.take().map(|l| view::restore(&doc, &l.elements)).transpose())?;
+    // In the original view no element carries our marks: the restore's
+    // document-wide queries then suffice (our own elements, marks on copies),
+    // without touching every element, which would also make the browser
+    // recompute the page's style before the next outline.
+    LAST.with_borrow_mut(|last| {
+        let marked = |l: &Extracted| if l.view == View::Original { &[][..] } else { &l.elements[..] };
+        last.take().map(|l| view::restore(&doc, marked(&l))).transpose()
+    })?;
 
     notify(&progress, "snapshot", 0, 0);
     let t0 = performance.now();
