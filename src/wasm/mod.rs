@@ -169,8 +169,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     // without touching every element, which would also make the browser
     // recompute the page's style before the next outline.
     LAST.with_borrow_mut(|last| {
-        let marked = |l: &Extracted| if l.view == View::Original { &[][..] } else { &l.elements[..] };
-        last.take().map(|l| view::restore(&doc, marked(&l))).transpose()
+        last.take().map(|l| view::restore(&doc, if l.view == View::Original { &[] } else { &l.elements })).transpose()
     })?;
 
     notify(&progress, "snapshot", 0, 0);
