@@ -107,13 +107,17 @@ function limitInPage(urls) {
 
 /** Runs in the popup: one click (what the Extract button runs), timed there, and what it loaded. */
 async function clickInPopup() {
+  // callCore, storedConfig and targetTab are functions of runner.js and popup.js (its `let tab` is out of
+  // reach of Firefox's WebDriver scripts); the tab and the configuration are read before the clock starts,
+  // as the popup has them before the button is pressed.
+  const { id } = await targetTab();
+  const config = await storedConfig();
   const t0 = performance.now();
-  // callCore, storedConfig and tab are globals of runner.js and popup.js.
-  const answer = await callCore(tab.id, 'extract', await storedConfig());
+  const answer = await callCore(id, 'extract', config);
   const ms = performance.now() - t0;
   if (!answer?.ok) return { error: answer?.error ?? 'no answer' };
   // The click returns the popup's summary; the loads' URLs are in the full report, kept in the page.
-  const r = (await callCore(tab.id, 'state', true)).value.report;
+  const r = (await callCore(id, 'state', true)).value.report;
   return {
     ms,
     timings: r.timings,
@@ -128,7 +132,8 @@ async function clickInPopup() {
 /** Source of a popup function running limitInPage in the key page's tab, in the content scripts' world. */
 const LIMIT_IN_POPUP = `async (urls) => {
   const api = globalThis.browser ?? globalThis.chrome;
-  const [result] = await api.scripting.executeScript({ target: { tabId: tab.id }, func: ${limitInPage.toString()}, args: [urls] });
+  const { id } = await targetTab();
+  const [result] = await api.scripting.executeScript({ target: { tabId: id }, func: ${limitInPage.toString()}, args: [urls] });
   return result.result;
 }`;
 
