@@ -41,7 +41,11 @@ globalThis.texLiveDom ??= {
       }
     };
     // A <template>'s children live in its content fragment; html5ever keeps them as children.
-    const firstChild = (element) => (element instanceof HTMLTemplateElement ? element.content.firstChild : element.firstChild);
+    // Constants and globals are read once: in a Firefox content script every lookup crosses a wrapper.
+    const Template = HTMLTemplateElement;
+    const [ELEMENT, TEXT, CDATA] = [Node.ELEMENT_NODE, Node.TEXT_NODE, Node.CDATA_SECTION_NODE];
+    const firstChild = (element) => (element.localName === 'template' && element instanceof Template
+      ? element.content.firstChild : element.firstChild);
     open(root);
     const pending = [firstChild(root)];
     while (pending.length) {
@@ -56,12 +60,12 @@ globalThis.texLiveDom ??= {
       }
       pending[pending.length - 1] = node.nextSibling;
       const type = node.nodeType;
-      if (type === Node.ELEMENT_NODE) {
+      if (type === ELEMENT) {
         if (node.hasAttribute(own)) continue;
         if (withTree) flush();
         open(node);
         pending.push(firstChild(node));
-      } else if (withTree && (type === Node.TEXT_NODE || type === Node.CDATA_SECTION_NODE)) {
+      } else if (withTree && (type === TEXT || type === CDATA)) {
         text += node.nodeValue;
       }
     }
