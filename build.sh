@@ -13,9 +13,9 @@
 #   ./build.sh bench SET_DIR [--out FILE] [--browser chromium|firefox]
 #                       Check benchmarks in headless Chromium or Firefox (the extension's
 #                       results page), compared with the native CLI; writes the JSON report
-#   ./build.sh perf SET_DIR [--runs N] [--no-synthetic] [--out FILE]
+#   ./build.sh perf SET_DIR [--runs N] [--no-synthetic] [--out FILE] [--browser chromium|firefox]
 #                       click vs limit (fetch + parse of the pages the click
-#                       loaded) per key page and on synthetic pages, in Chromium
+#                       loaded) per key page and on synthetic pages, in Chromium or Firefox
 #   ./build.sh perf SET_DIR --memory [--runs N] [--out FILE]
 #                       the known-template click (template memory, 0 loads)
 #                       and its F1 beside the full extraction's, in Chromium
@@ -142,11 +142,11 @@ bench() {
 }
 
 perf() {
-  local set=${1:?usage: $0 perf SET_DIR [--runs N] [--no-synthetic] [--out FILE]}
+  local set=${1:?usage: $0 perf SET_DIR [--runs N] [--no-synthetic] [--out FILE] [--browser chromium|firefox]}
   shift
   ensure_browsers
   build
-  log "perf: click vs limit in headless Chromium on $set"
+  log "perf: click vs limit in a headless browser on $set ($*)"
   node scripts/perf.mjs "$set" "$@"
 }
 
@@ -154,6 +154,7 @@ lint() {
   ensure_build_tools
   log "cargo fmt --check"
   cargo fmt --check
+  (cd tests/web && cargo fmt --check)
   log "clippy -D warnings (native, all targets)"
   cargo clippy --all-targets --quiet -- -D warnings
   log "clippy -D warnings ($TARGET: the core and the browser glue in src/wasm)"

@@ -76,7 +76,9 @@ globalThis.texPageView ??= (() => {
     box.setAttribute('aria-label', t('extName'));
     if (state.status === 'running') {
       const p = state.progress;
-      const status = el('p', { textContent: p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned) : t('progressReading') });
+      const text = p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned)
+        : p?.phase === 'comparing' ? t('progressComparing', p.loaded) : t('progressReading');
+      const status = el('p', { textContent: text });
       status.setAttribute('role', 'status');
       const cancel = el('button', { textContent: t('cancel') });
       cancel.addEventListener('click', () => glue.cancel());

@@ -24,7 +24,8 @@ function showView(view) {
 }
 
 function progressText(p) {
-  return p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned) : t('progressReading');
+  if (p?.phase === 'loading') return t('progressLoading', p.loaded, p.planned);
+  return p?.phase === 'comparing' ? t('progressComparing', p.loaded) : t('progressReading');
 }
 
 const totalMs = (s) => (s.memory ? s.memory.read_ms + s.memory.match_ms : s.timings.total_ms) + s.key_snapshot_ms;

@@ -21,15 +21,21 @@ async function inTab(tabId, func, args = []) {
 async function ensureCore(tabId) {
   const loaded = await inTab(tabId, () => globalThis.texCore?.engine ?? null);
   if (loaded) return loaded;
-  await api.scripting.executeScript({ target: { tabId }, files: ['tex.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'content.js'] });
+  await api.scripting.executeScript({ target: { tabId }, files: ['tex.js', 'live-dom.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'content.js'] });
   const engine = await inTab(tabId, () => globalThis.texCore.init());
   if (engine !== 'needs-wasm2js') return engine;
   await api.scripting.executeScript({ target: { tabId }, files: ['tex_asm.js'] });
   return inTab(tabId, () => globalThis.texCore.initFromAsm());
 }
 
-/** Calls `texCore[method](...args)` in the tab; resolves to `{ ok, value | error }`. */
+/**
+ * Calls `texCore[method](...args)` in the tab; resolves to `{ ok, value | error }`.
+ * One script round trip when the core already runs there (every click after the first).
+ */
 async function callCore(tabId, method, ...args) {
+  const call = (m, a) => (globalThis.texCore?.engine ? globalThis.texCore.call(m, a) : { notLoaded: true });
+  const answer = await inTab(tabId, call, [method, args]);
+  if (!answer?.notLoaded) return answer;
   await ensureCore(tabId);
-  return inTab(tabId, (m, a) => globalThis.texCore.call(m, a), [method, args]);
+  return inTab(tabId, call, [method, args]);
 }

@@ -1,7 +1,7 @@
-// `build.sh perf SET_DIR [--runs N] [--synthetic-runs M] [--sizes 1000,5000,...] [--no-synthetic] [--out FILE]`:
-// how far a click is from the browser's own work. For every key page of the set
+// `build.sh perf SET_DIR [--runs N] [--synthetic-runs M] [--sizes 1000,5000,...] [--no-synthetic] [--out FILE]
+// [--browser chromium|firefox]`: how far a click is from the browser's own work. For every key page of the set
 // (served by tex-serve) and for synthetic pages of growing size, in one tab of
-// headless Chromium with the extension loaded, alternately:
+// headless Chromium (Playwright) or Firefox ESR (selenium) with the extension loaded, alternately:
 //   click — what the popup's Extract button runs (runner.js callCore: the script
 //           round trips, the core's extraction, the report back), timed in the popup;
 //   limit — fetching and DOMParser-parsing exactly the pages that extraction
@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { launchChromium } from '../tests/e2e/chromium.mjs';
+import { launchFirefox } from '../tests/e2e/firefox.mjs';
 import { buildBinaries, serveSet } from './bench.mjs';
 import { measureMemory } from './perf-memory.mjs';
 
@@ -105,73 +106,117 @@ function limitInPage(urls) {
   })();
 }
 
-/** Measures one key page: `runs` interleaved click/limit pairs after one warm-up click. */
-async function measurePage(browser, keyUrl, runs) {
-  const page = await browser.context.newPage();
-  await page.goto(keyUrl);
-  const popup = await browser.context.newPage();
-  await popup.goto(browser.popupUrl(page.url()));
-  await popup.waitForSelector('body[data-ready="true"], #error:not([hidden])');
-  const click = () => popup.evaluate(async () => {
-    const t0 = performance.now();
-    // callCore, storedConfig and tab are globals of runner.js and popup.js.
-    const answer = await callCore(tab.id, 'extract', await storedConfig());
-    const ms = performance.now() - t0;
-    if (!answer?.ok) return { error: answer?.error ?? 'no answer' };
-    const r = answer.value;
-    return {
-      ms,
-      timings: r.timings,
-      key_snapshot_ms: r.key_snapshot_ms,
-      loads: r.loads,
-      fetched: r.fetched,
-      nodes: r.total_nodes,
-      urls: r.load_log.map((l) => l.url),
-    };
-  });
-  // executeScript needs a function object of the popup's realm: build it there from limitInPage's source.
-  const limit = (urls) => popup.evaluate(`(async () => {
-    const api = globalThis.browser ?? globalThis.chrome;
-    const [result] = await api.scripting.executeScript({
-      target: { tabId: tab.id }, func: ${limitInPage.toString()}, args: [${JSON.stringify(urls)}],
-    });
-    return result.result;
-  })()`);
-
-  const warm = await click();
-  if (warm.error) {
-    await page.close();
-    await popup.close();
-    return { error: warm.error };
-  }
-  await limit(warm.urls);
-  const clicks = [];
-  const limits = [];
-  for (let i = 0; i < runs; i++) {
-    const c = await click();
-    if (c.error) return { error: c.error };
-    clicks.push(c);
-    limits.push(await limit(c.urls));
-  }
-  await page.close();
-  await popup.close();
-  const last = clicks[clicks.length - 1];
-  const row = {
-    nodes: last.nodes,
-    loads: last.loads,
-    fetched: last.fetched,
-    pages_fetched_by_limit: last.urls.length,
-    click_ms: median(clicks.map((c) => c.ms)),
-    limit_ms: median(limits),
-    core_ms: median(clicks.map((c) => c.timings.total_ms + c.key_snapshot_ms)),
-    key_snapshot_ms: median(clicks.map((c) => c.key_snapshot_ms)),
+/** Runs in the popup: one click (what the Extract button runs), timed there, and what it loaded. */
+async function clickInPopup() {
+  // callCore, storedConfig and targetTab are functions of runner.js and popup.js (its `let tab` is out of
+  // reach of Firefox's WebDriver scripts); the tab and the configuration are read before the clock starts,
+  // as the popup has them before the button is pressed.
+  const { id } = await targetTab();
+  const config = await storedConfig();
+  const t0 = performance.now();
+  const answer = await callCore(id, 'extract', config);
+  const ms = performance.now() - t0;
+  if (!answer?.ok) return { error: answer?.error ?? 'no answer' };
+  // The click returns the popup's summary; the loads' URLs are in the full report, kept in the page.
+  const r = (await callCore(id, 'state', true)).value.report;
+  return {
+    ms,
+    timings: r.timings,
+    key_snapshot_ms: r.key_snapshot_ms,
+    loads: r.loads,
+    fetched: r.fetched,
+    nodes: r.total_nodes,
+    urls: r.load_log.map((l) => l.url),
   };
-  for (const p of PHASES) row[p] = median(clicks.map((c) => c.timings[p]));
-  row.ratio = row.click_ms / row.limit_ms;
-  return row;
 }
 
-async function measureSet(browser, set, runs, label) {
+/** Source of a popup function running limitInPage in the key page's tab, in the content scripts' world. */
+const LIMIT_IN_POPUP = `async (urls) => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  const { id } = await targetTab();
+  const [result] = await api.scripting.executeScript({ target: { tabId: id }, func: ${limitInPage.toString()}, args: [urls] });
+  return result.result;
+}`;
+
+const READY = 'body[data-ready="true"], #error:not([hidden])';
+
+/**
+ * The key page in a tab and the popup aimed at it, in Chromium (Playwright)
+ * or Firefox (selenium); `run(source, ...args)` calls a function in the popup.
+ */
+async function openSession(browser, keyUrl) {
+  if (browser.name === 'firefox') {
+    const ff = browser.driver;
+    const keyTab = await ff.openTab(keyUrl);
+    const popupTab = await ff.openTab(ff.popupUrl(await ff.driver.getCurrentUrl()));
+    await ff.waitFor(READY);
+    const run = async (source, ...args) => {
+      const out = await ff.execute(String(source), ...args);
+      if (out?.__error) throw new Error(out.__error);
+      return out;
+    };
+    return { run, close: async () => { await ff.closeTab(popupTab); await ff.closeTab(keyTab); } };
+  }
+  const page = await browser.driver.context.newPage();
+  await page.goto(keyUrl);
+  const popup = await browser.driver.context.newPage();
+  await popup.goto(browser.driver.popupUrl(page.url()));
+  await popup.waitForSelector(READY);
+  // Playwright evaluates the source in the popup (the extension's CSP allows no eval of its own).
+  const run = (source, ...args) => popup.evaluate(`(${source})(...${JSON.stringify(args)})`);
+  return { run, close: async () => { await page.close(); await popup.close(); } };
+}
+
+/** Measures one key page: `runs` interleaved click/limit pairs after one warm-up click. */
+async function measurePage(browser, keyUrl, runs) {
+  const session = await openSession(browser, keyUrl);
+  const click = () => session.run(clickInPopup);
+  const limit = (urls) => session.run(LIMIT_IN_POPUP, urls);
+  try {
+    const warm = await click();
+    if (warm.error) return { error: warm.error };
+    await limit(warm.urls);
+    const clicks = [];
+    const limits = [];
+    for (let i = 0; i < runs; i++) {
+      const c = await click();
+      if (c.error) return { error: c.error };
+      clicks.push(c);
+      limits.push(await limit(c.urls));
+    }
+    const last = clicks[clicks.length - 1];
+    const row = {
+      nodes: last.nodes,
+      loads: last.loads,
+      fetched: last.fetched,
+      pages_fetched_by_limit: last.urls.length,
+      click_ms: median(clicks.map((c) => c.ms)),
+      limit_ms: median(limits),
+      core_ms: median(clicks.map((c) => c.timings.total_ms + c.key_snapshot_ms)),
+      key_snapshot_ms: median(clicks.map((c) => c.key_snapshot_ms)),
+    };
+    for (const p of PHASES) row[p] = median(clicks.map((c) => c.timings[p]));
+    row.ratio = row.click_ms / row.limit_ms;
+    return row;
+  } finally {
+    await session.close();
+  }
+}
+
+/** Headless `name` (chromium or firefox) with the extension loaded, as {@link measureSet} drives it. */
+export async function launch(name) {
+  if (name === 'firefox') {
+    const driver = await launchFirefox();
+    const version = async () => `Firefox ${(await driver.driver.getCapabilities()).get('browserVersion')}`;
+    return { name, driver, version, close: () => driver.close() };
+  }
+  const driver = await launchChromium();
+  const version = async () => `Chromium ${driver.context.browser()?.version() ?? 'unknown'}`;
+  return { name, driver, version, close: () => driver.close() };
+}
+
+/** One row per site of `set`: its medians over `runs` click/limit pairs, or its error. */
+export async function measureSet(browser, set, runs, label) {
   const served = await serveSet(set);
   const rows = [];
   try {
@@ -222,7 +267,7 @@ function printGrowth(rows) {
 }
 
 function parseArgs(argv) {
-  const args = { set: null, runs: 7, syntheticRuns: 3, sizes: [1000, 5000, 20000, 50000, 100000], synthetic: true, out: 'target/perf/report.json' };
+  const args = { set: null, runs: 7, syntheticRuns: 3, sizes: [1000, 5000, 20000, 50000, 100000], synthetic: true, out: null, browser: 'chromium' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--runs') args.runs = Number(argv[++i]);
@@ -231,12 +276,16 @@ function parseArgs(argv) {
     else if (a === '--no-synthetic') args.synthetic = false;
     else if (a === '--memory') args.memory = true;
     else if (a === '--out') args.out = argv[++i];
+    else if (a === '--browser') args.browser = argv[++i];
     else if (!args.set) args.set = a;
     else throw new Error(`unexpected argument ${a}`);
   }
-  if (!args.set || !(args.runs > 0) || !(args.syntheticRuns > 0) || args.sizes.some((s) => !(s > 100))) {
-    throw new Error('usage: build.sh perf SET_DIR [--runs N] [--synthetic-runs M] [--sizes 1000,5000,...] [--no-synthetic] [--memory] [--out FILE]');
+  if (!args.set || !(args.runs > 0) || !(args.syntheticRuns > 0) || args.sizes.some((s) => !(s > 100)) ||
+      !['chromium', 'firefox'].includes(args.browser)) {
+    throw new Error('usage: build.sh perf SET_DIR [--runs N] [--synthetic-runs M] [--sizes 1000,5000,...] [--no-synthetic] [--memory] [--out FILE] [--browser chromium|firefox]');
   }
+  // One report per browser, so runs in both browsers sit side by side.
+  args.out ??= args.browser === 'chromium' ? 'target/perf/report.json' : `target/perf/report-${args.browser}.json`;
   return args;
 }
 
@@ -245,12 +294,11 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     const args = parseArgs(process.argv.slice(2));
     buildBinaries();
-    const browser = await launchChromium();
-    const version = browser.context.browser()?.version() ?? 'unknown';
-    const report = { browser: `Chromium ${version}`, runs: args.runs, set: resolve(args.set) };
+    const browser = await launch(args.memory ? 'chromium' : args.browser);
+    const report = { browser: await browser.version(), runs: args.runs, set: resolve(args.set) };
     try {
-      // --memory: only the known-template click (scripts/perf-memory.mjs).
-      if (args.memory) report.memory = await measureMemory(browser, args.set, args.runs);
+      // --memory: only the known-template click, measured in this Chromium and in a Firefox of its own (scripts/perf-memory.mjs).
+      if (args.memory) report.memory = await measureMemory(browser.driver, args.set, args.runs);
       else report.sites = await measureSet(browser, args.set, args.runs, 'set');
       if (report.sites) printRows(`${args.set}: medians of ${args.runs} (ms)`, report.sites);
       if (args.synthetic && !args.memory) {

@@ -65,4 +65,9 @@ impl<S: PageSource> PageSource for Cancellable<S> {
     fn now_ms(&self) -> f64 {
         self.inner.now_ms()
     }
+
+    /// The inner source's pause: without it the mapping would never yield.
+    async fn pause(&self) {
+        self.inner.pause().await
+    }
 }

@@ -26,8 +26,17 @@ use crate::error::LoadError;
 use crate::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
 use crate::page_source::{LoadedPage, PageSource};
 
-/// Loads same-origin pages with gloo-net. `on_loaded` hears of every
-/// finished load (success or not) so the popup can show progress.
+/// What the source reports as the extraction goes, so the popup can show progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A load finished, successfully or not.
+    Loaded,
+    /// The core compared the key page with this many loaded pages so far.
+    Compared(usize),
+}
+
+/// Loads same-origin pages with gloo-net. `on_step` hears of every finished
+/// load and every comparison after the loads.
 pub struct FetchSource {
     origin: Origin,
     timeout_ms: u32,
@@ -36,8 +45,21 @@ pub struct FetchSource {
     budget: ByteBudget,
     /// Time spent parsing and walking candidates so far (see [`Deadline`]).
     busy_ms: Rc<Cell<f64>>,
-    on_loaded: Box<dyn Fn()>,
+    /// When the core last let the event loop run (see [`FetchSource::pause`]).
+    yielded_at: Cell<f64>,
+    /// Pauses so far: the core pauses before each comparison.
+    pauses: Cell<usize>,
+    on_step: Box<dyn Fn(Step)>,
 }
+
+/// The longest stretch of work the tab goes without handling input or
+/// painting; under 50 ms a task does not count as long. Yielding more often
+/// only delays the extraction: each yield waits for a turn of the event loop.
+const SLICE_MS: f64 = 40.0;
+
+/// A body this big takes several milliseconds to parse: let the event loop
+/// run before it (the body of a small page is parsed at once).
+const BIG_BODY_CHARS: usize = 200_000;
 
 /// How often the timeout's clock is read, in milliseconds (a hidden tab's
 /// timers may run only once a second, which then bounds the precision).
@@ -74,8 +96,13 @@ impl Deadline {
     }
 }
 
+/// Dropping a load ends its request: a speculative fetch the search no
+/// longer needs (the CS was found first) or a cancelled one stops using the
+/// network and the main thread at once. After a body was read whole, the
+/// abort changes nothing.
 impl Drop for Deadline {
     fn drop(&mut self) {
+        self.controller.abort();
         if let Some(window) = web_sys::window() {
             window.clear_interval_with_handle(self.interval);
         }
@@ -88,7 +115,7 @@ impl FetchSource {
         timeout_ms: u32,
         max_nodes: usize,
         performance: Performance,
-        on_loaded: Box<dyn Fn()>,
+        on_step: Box<dyn Fn(Step)>,
     ) -> Self {
         Self {
             origin,
@@ -97,7 +124,9 @@ impl FetchSource {
             performance,
             budget: ByteBudget::default(),
             busy_ms: Rc::default(),
-            on_loaded,
+            yielded_at: Cell::new(f64::NEG_INFINITY),
+            pauses: Cell::new(0),
+            on_step,
         }
     }
 
@@ -205,6 +234,22 @@ impl FetchSource {
         }
     }
 
+    /// Runs `work` on the main thread and counts its duration as busy, so
+    /// no request's timeout runs meanwhile (see [`Deadline`]); returns its
+    /// result and duration.
+    pub fn busy<T>(&self, work: impl FnOnce() -> T) -> (T, f64) {
+        let t0 = self.now_ms();
+        let out = work();
+        let ms = self.now_ms() - t0;
+        self.busy_ms.set(self.busy_ms.get() + ms);
+        (out, ms)
+    }
+
+    async fn yield_now(&self) {
+        yield_to_event_loop().await;
+        self.yielded_at.set(self.now_ms());
+    }
+
     async fn load_page(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         if url.origin() != self.origin {
             return Err(LoadError::OffOrigin { url: url.to_string() });
@@ -212,17 +257,23 @@ impl FetchSource {
         let t0 = self.now_ms();
         let html = self.fetch_html(url).await?;
         let t1 = self.now_ms();
+        if html.len() >= BIG_BODY_CHARS {
+            // Other responses and the page's own events go first; a load the
+            // search no longer needs is dropped here, before it is parsed.
+            self.yield_now().await;
+        }
         // html5ever in wasm (the CLI's parser): the body is already here, and
         // parsing it here beats DOMParser plus a web-sys walk of its document.
-        let doc = crate::html::parse(&html);
-        let t2 = self.now_ms();
-        let tree = crate::html::snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
-        let t3 = self.now_ms();
-        self.busy_ms.set(self.busy_ms.get() + (t3 - t1));
+        let (doc, parse_ms) = self.busy(|| crate::html::parse(&html));
+        if parse_ms >= SLICE_MS / 2.0 {
+            self.yield_now().await;
+        }
+        let (tree, snapshot_ms) = self.busy(|| crate::html::snapshot(&doc));
+        let tree = tree.ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
         }
-        Ok(LoadedPage { url: url.clone(), tree, fetch_ms: t1 - t0, parse_ms: t2 - t1, snapshot_ms: t3 - t2 })
+        Ok(LoadedPage { url: url.clone(), tree, fetch_ms: t1 - t0, parse_ms, snapshot_ms })
     }
 }
 
@@ -250,7 +301,7 @@ fn reason(error: &JsValue) -> String {
 impl PageSource for FetchSource {
     async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let result = self.load_page(url).await;
-        (self.on_loaded)();
+        (self.on_step)(Step::Loaded);
         result
     }
 
@@ -258,15 +309,25 @@ impl PageSource for FetchSource {
         self.performance.now()
     }
 
-    /// One round of the event loop: the tab handles input and paints between
-    /// two candidates' mappings. A message to ourselves, not a timer, because
-    /// a hidden tab's timers wait up to a second.
+    /// The core pauses before each comparison of the key page with a
+    /// loaded page: once a slice of work has passed, the popup hears how
+    /// far it got and the tab handles input and paints.
     async fn pause(&self) {
-        let Ok(channel) = web_sys::MessageChannel::new() else { return };
-        let promise = js_sys::Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
-        if channel.port2().post_message(&JsValue::NULL).is_ok() {
-            let _ = JsFuture::from(promise).await;
+        self.pauses.set(self.pauses.get() + 1);
+        if self.now_ms() - self.yielded_at.get() >= SLICE_MS {
+            (self.on_step)(Step::Compared(self.pauses.get() - 1));
+            self.yield_now().await;
         }
-        channel.port1().set_onmessage(None);
     }
+}
+
+/// One round of the event loop. A message to ourselves, not a timer,
+/// because a hidden tab's timers wait up to a second.
+pub async fn yield_to_event_loop() {
+    let Ok(channel) = web_sys::MessageChannel::new() else { return };
+    let promise = js_sys::Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
+    if channel.port2().post_message(&JsValue::NULL).is_ok() {
+        let _ = JsFuture::from(promise).await;
+    }
+    channel.port1().set_onmessage(None);
 }

@@ -3,7 +3,7 @@
 
 mod cancel;
 mod failure;
-mod fetch_source;
+pub mod fetch_source;
 pub mod live_dom;
 mod memory;
 mod save;
@@ -25,7 +25,7 @@ use crate::page_source::LoadedPage;
 use crate::score::{disagreement, has_gold, macro_average, score, Score};
 use cancel::Cancellable;
 use failure::{text, Failure};
-use fetch_source::FetchSource;
+use fetch_source::{FetchSource, Step};
 use view::View;
 
 /// The last extraction of this page, kept for the views and for saving.
@@ -46,7 +46,9 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// What the progress callback receives.
+/// What the progress callback receives: `snapshot` (reading the page),
+/// `loading` (`loaded` of `planned` candidate loads finished), then
+/// `comparing` (`loaded` pages compared with the key page so far).
 #[derive(Serialize)]
 struct Progress {
     phase: &'static str,
@@ -84,6 +86,13 @@ fn check(tree: &Tree, template: &[bool]) -> Option<Check> {
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// A large value (the report lists every node) as one JSON string parsed
+/// by the browser: far fewer boundary crossings than building it value by value.
+fn json_to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let json = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    js_sys::JSON::parse(&json)
 }
 
 fn document() -> Result<Document, JsValue> {
@@ -155,7 +164,13 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     if !matches!(url.scheme(), "http" | "https") {
         return Err(sentence(ExtractError::Restricted(url.to_string())));
     }
-    LAST.with_borrow_mut(|last| last.take().map(|l| view::restore(&doc, &l.elements)).transpose())?;
+    // In the original view no element carries our marks: the restore's
+    // document-wide queries then suffice (our own elements, marks on copies),
+    // without touching every element, which would also make the browser
+    // recompute the page's style before the next outline.
+    LAST.with_borrow_mut(|last| {
+        last.take().map(|l| view::restore(&doc, if l.view == View::Original { &[] } else { &l.elements })).transpose()
+    })?;
 
     notify(&progress, "snapshot", 0, 0);
     let t0 = performance.now();
@@ -167,12 +182,14 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);
     let loaded = Cell::new(0usize);
-    let on_loaded = Box::new(move || {
-        loaded.set(loaded.get() + 1);
-        notify(&progress, "loading", loaded.get(), planned);
+    let on_step = Box::new(move |step| match step {
+        Step::Loaded => {
+            loaded.set(loaded.get() + 1);
+            notify(&progress, "loading", loaded.get(), planned);
+        }
+        Step::Compared(pages) => notify(&progress, "comparing", pages, 0),
     });
-    let source =
-        Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_loaded));
+    let source = Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step));
     let outcome = run_extraction(&cfg, &source, &key).await;
     if source.cancelled() {
         return Err(reject(Failure::cancelled()));
@@ -181,7 +198,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
 
     let extracted =
         Extracted { url, tree: key.tree, elements, template: extraction.template.clone(), view: View::Original };
-    let out = to_js(&Report {
+    let out = json_to_js(&Report {
         extraction: &extraction,
         template_paths: template_paths(&extracted.tree, &extracted.template),
         key_snapshot_ms: key.snapshot_ms,

@@ -47,6 +47,7 @@ async function cycleViews(t, origin, prefix) {
   const statuses = await popup.evaluate(() => globalThis.statuses);
   const planned = Math.min(expected.links, 25);
   assert.ok(statuses.includes(`Loading linked pages: 1 / ${planned}`), `progress shown: ${statuses.join(' | ')}`);
+  assert.ok(statuses.includes('Comparing the loaded pages: 0 done'), `progress after the loads shown: ${statuses.join(' | ')}`);
   assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
   for (const url of expected.cs.pages) assert.ok(summary.includes(new URL(new URL(url).pathname, origin).href), `CS page ${url} listed`);
   checkView(assert, await page.evaluate(probePage), expected.template_ids, 'original');

@@ -1,8 +1,11 @@
-// The perf script's own arithmetic and synthetic pages (no browser needed).
+// The perf script's own arithmetic and synthetic pages, and one short run of
+// its measurement in each browser (what `build.sh perf` does, on small pages).
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { growthExponent, median, syntheticPage } from '../../scripts/perf.mjs';
+import { buildBinaries } from '../../scripts/bench.mjs';
+import { growthExponent, launch, measureSet, median, syntheticPage, writeSyntheticSet } from '../../scripts/perf.mjs';
 
 const elements = (html) => (html.match(/<[a-z][a-z0-9]*/g) ?? []).length;
 
@@ -25,3 +28,24 @@ test('growth exponent and median', () => {
   assert.equal(median([5, 1, 3]), 3);
   assert.equal(median([4, 1, 3, 2]), 2.5);
 });
+
+for (const name of ['chromium', 'firefox']) {
+  test(`build.sh perf in ${name}: a click and its limit on each synthetic shape, over exactly the pages it loaded`, async () => {
+    buildBinaries();
+    const set = writeSyntheticSet([1000]);
+    const browser = await launch(name);
+    try {
+      const rows = await measureSet(browser, set, 1, name);
+      assert.deepEqual(rows.map((r) => r.site), ['frame-1k', 'siblings-1k']);
+      for (const r of rows) {
+        assert.equal(r.error, undefined, `${r.site}: ${r.error}`);
+        assert.ok(r.loads >= 3 && r.pages_fetched_by_limit === r.loads - 1, `${r.site}: the limit fetched the ${r.loads - 1} candidates loaded`);
+        assert.ok(r.click_ms > 0 && r.limit_ms > 0 && r.ratio > 0, `${r.site}: click ${r.click_ms} ms, limit ${r.limit_ms} ms`);
+        assert.ok(r.core_ms <= r.click_ms, `${r.site}: the core's phases fit inside the click`);
+      }
+    } finally {
+      await browser.close();
+      rmSync(set, { recursive: true, force: true });
+    }
+  });
+}

@@ -14,15 +14,24 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Document, DomParser, HtmlIFrameElement, SupportedType};
 
-use template_extractor::dom::{NodeId, Tree};
-use template_extractor::wasm::live_dom;
 use template_extractor::config::Config;
 use template_extractor::dom::TreeBuilder;
+use template_extractor::dom::{NodeId, Tree};
 use template_extractor::mapping::etdm;
+use template_extractor::page_source::PageSource;
+use template_extractor::wasm::fetch_source::{yield_to_event_loop, FetchSource};
+use template_extractor::wasm::live_dom;
 use template_extractor::wasm::live_dom::{mark, OWN};
 use template_extractor::wasm::view::{self, View, EMPTIED, HIDDEN, HOLDER, TEMPLATE};
+use url::Url;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// The live snapshot, with `extension/live-dom.js` installed as the extension injects it before the core.
+fn snapshot(root: &web_sys::Element) -> Option<(Tree, Vec<web_sys::Element>)> {
+    js_sys::eval(include_str!("../../extension/live-dom.js")).unwrap();
+    live_dom::snapshot(root)
+}
 
 fn parsed(html: &str) -> Document {
     DomParser::new().unwrap().parse_from_string(html, SupportedType::TextHtml).unwrap()
@@ -34,7 +43,7 @@ fn parsed(html: &str) -> Document {
 fn domparser_snapshot_equals_native_snapshot() {
     for (name, html) in FIXTURES.iter().filter(|(name, _)| *name != "shadow") {
         let doc = parsed(html);
-        let (tree, elements) = live_dom::snapshot(&doc.document_element().unwrap()).unwrap();
+        let (tree, elements) = snapshot(&doc.document_element().unwrap()).unwrap();
         assert_eq!(elements.len(), tree.len());
         assert_eq!(describe(&tree), expected(name), "{name}");
     }
@@ -55,7 +64,7 @@ async fn live_iframe_snapshot_equals_native_snapshot() {
         doc.body().unwrap().append_child(&frame).unwrap();
         wasm_bindgen_futures::JsFuture::from(loaded).await.unwrap();
         let live = frame.content_document().unwrap();
-        let (tree, _) = live_dom::snapshot(&live.document_element().unwrap()).unwrap();
+        let (tree, _) = snapshot(&live.document_element().unwrap()).unwrap();
         assert_eq!(describe(&tree), expected(name), "{name}");
         frame.remove();
     }
@@ -66,7 +75,7 @@ fn views_mark_hide_and_restore_exactly() {
     let doc = parsed(FIXTURES[2].1);
     let root = doc.document_element().unwrap();
     let before = root.outer_html();
-    let (tree, elements) = live_dom::snapshot(&root).unwrap();
+    let (tree, elements) = snapshot(&root).unwrap();
     // Template: everything but the <main> subtree (closed upwards, as the core's are).
     let main = tree.nodes().find(|(_, n)| &*n.tag == "main").map(|(id, _)| id).unwrap();
     let content = tree.subtree(main);
@@ -77,7 +86,7 @@ fn views_mark_hide_and_restore_exactly() {
     assert_eq!(hidden, vec![main.index()], "the template view hides the content root only");
     assert!((0..tree.len()).all(|i| elements[i].has_attribute(&mark(TEMPLATE)) == template[i]));
     assert_eq!(doc.query_selector_all(&format!("style[{}]", mark(OWN))).unwrap().length(), 1);
-    let (again, _) = live_dom::snapshot(&root).unwrap();
+    let (again, _) = snapshot(&root).unwrap();
     assert_eq!(describe(&again), describe(&tree), "marks and our stylesheet are invisible to the snapshot");
 
     view::show(&doc, &tree, &elements, &template, View::Content).unwrap();
@@ -111,7 +120,7 @@ fn a_page_using_data_tex_names_keeps_its_own_attributes_and_elements() {
     );
     let root = doc.document_element().unwrap();
     let before = root.outer_html();
-    let (tree, elements) = live_dom::snapshot(&root).unwrap();
+    let (tree, elements) = snapshot(&root).unwrap();
     assert_eq!(tree.len(), 10, "elements the page marked data-tex-own are part of its snapshot");
     let template = all_but_main(&tree);
     for v in [View::Template, View::Content, View::Template] {
@@ -169,11 +178,12 @@ fn restore_removes_our_marks_from_copies_the_page_made() {
     let doc = parsed(FIXTURES[2].1);
     let root = doc.document_element().unwrap();
     let before = root.outer_html();
-    let (tree, elements) = live_dom::snapshot(&root).unwrap();
+    let (tree, elements) = snapshot(&root).unwrap();
     let template = all_but_main(&tree);
     view::show(&doc, &tree, &elements, &template, View::Template).unwrap();
     let body = doc.body().unwrap();
-    let copy: web_sys::Element = body.first_element_child().unwrap().clone_node_with_deep(true).unwrap().dyn_into().unwrap();
+    let copy: web_sys::Element =
+        body.first_element_child().unwrap().clone_node_with_deep(true).unwrap().dyn_into().unwrap();
     assert!(copy.has_attribute(&mark(TEMPLATE)), "the copy carries our mark while the view shows");
     body.append_child(&copy).unwrap();
     view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
@@ -206,4 +216,28 @@ fn a_hundred_thousand_siblings_map_completely_on_wasm32() {
     let tree = b.finish().unwrap();
     let cfg = Config { max_nodes: 200_000, ..Config::default() };
     assert_eq!(etdm(&cfg, &tree, &tree).len(), tree.len());
+}
+
+/// Issue 10: a request the server answered at once is not reported as timed
+/// out because the core kept the main thread busy meanwhile (the answer
+/// could not be read then, which is not the server's delay).
+#[wasm_bindgen_test]
+async fn a_busy_main_thread_does_not_time_out_an_answered_request() {
+    let window = web_sys::window().unwrap();
+    let performance = window.performance().unwrap();
+    // The test runner's own page: same origin, text/html.
+    let url = Url::parse(&window.location().href().unwrap()).unwrap();
+    let source = FetchSource::new(url.origin(), 200, usize::MAX, performance.clone(), Box::new(|_| {}));
+    let busy = async {
+        yield_to_event_loop().await;
+        let spin = || {
+            let t0 = performance.now();
+            while performance.now() - t0 < 1000.0 {}
+        };
+        source.busy(spin).1
+    };
+    let (page, busy_ms) = futures::join!(source.load(&url), busy);
+    assert!(busy_ms >= 1000.0, "the main thread was busy for five timeouts");
+    let page = page.unwrap_or_else(|e| panic!("the answered request failed: {e}"));
+    assert!(page.tree.len() > 1);
 }
