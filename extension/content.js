@@ -98,7 +98,7 @@ if (!globalThis.texCore) {
     const onProgress = (p) => {
       state.progress = p;
       api.runtime.sendMessage({ type: 'tex-progress', ...p }).catch(() => {});
-      pageView.render(state);
+      pageView.progress(state);
     };
     // Runs synchronously up to its first await: the snapshot is taken before the badge appears.
     const extraction = core.extract(configJson, onProgress);

@@ -15,6 +15,8 @@ globalThis.texPageView ??= (() => {
   let host = null;
   let onResize = null;
   let pageScroll = null;
+  // The running badge's status line, updated in place on each progress figure.
+  let statusLine = null;
 
   const STYLE = `
     :host { all: initial; }
@@ -65,7 +67,11 @@ globalThis.texPageView ??= (() => {
     onResize = null;
     host?.remove();
     host = null;
+    statusLine = null;
   }
+
+  const progressText = (p) => (p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned)
+    : p?.phase === 'comparing' ? t('progressComparing', p.loaded) : t('progressReading'));
 
   function badge(state) {
     const close = el('button', { className: 'close', textContent: '×', title: t('dismiss') });
@@ -75,11 +81,9 @@ globalThis.texPageView ??= (() => {
     box.setAttribute('role', 'region');
     box.setAttribute('aria-label', t('extName'));
     if (state.status === 'running') {
-      const p = state.progress;
-      const text = p?.phase === 'loading' ? t('progressLoading', p.loaded, p.planned)
-        : p?.phase === 'comparing' ? t('progressComparing', p.loaded) : t('progressReading');
-      const status = el('p', { textContent: text });
+      const status = el('p', { textContent: progressText(state.progress) });
       status.setAttribute('role', 'status');
+      statusLine = status;
       const cancel = el('button', { textContent: t('cancel') });
       cancel.addEventListener('click', () => glue.cancel());
       box.append(status, el('div', { className: 'views' }, cancel));
@@ -181,9 +185,20 @@ globalThis.texPageView ??= (() => {
     root.append(badge(state));
   }
 
+  /**
+   * A new progress figure while pages load: only the badge's line changes.
+   * Rebuilding the badge each time restyled the page while its requests were
+   * answered, on the thread that must read them.
+   */
+  function progress(state) {
+    if (statusLine?.isConnected) statusLine.textContent = progressText(state.progress);
+    else render(state);
+  }
+
   return {
     /** `{setView, cancel, dismiss, regions, host}` from the content script. */
     connect(g) { glue = g; },
     render,
+    progress,
   };
 })();

@@ -285,7 +285,8 @@ function parseArgs(argv) {
     throw new Error('usage: build.sh perf SET_DIR [--runs N] [--synthetic-runs M] [--sizes 1000,5000,...] [--no-synthetic] [--memory] [--out FILE] [--browser chromium|firefox]');
   }
   // One report per browser, so runs in both browsers sit side by side.
-  args.out ??= args.browser === 'chromium' ? 'target/perf/report.json' : `target/perf/report-${args.browser}.json`;
+  args.out ??= args.memory ? 'target/perf/memory.json'
+    : args.browser === 'chromium' ? 'target/perf/report.json' : `target/perf/report-${args.browser}.json`;
   return args;
 }
 
