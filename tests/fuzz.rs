@@ -1,6 +1,6 @@
 //! A bounded fuzz pass over HTML → snapshot → extraction (issue 10): random
 //! sites of malformed, nested markup (tables, forms, templates, raw text,
-//! stray end tags) must never panic, must give a top-down-closed template,
+//! stray end tags, declarative shadow roots) must never panic, must give a top-down-closed template,
 //! and the saved template must re-parse to exactly the nodes reported.
 //! `PROPTEST_CASES` raises the budget (default 48 cases, seconds).
 
@@ -31,6 +31,7 @@ fn fragment() -> impl Strategy<Value = String> {
         Just("&amp; &lt; &nbsp;".to_string()),
         (0u8..5).prop_map(|i| format!("<a href=\"p{i}.html\">link {i}</a>")),
         Just("<a href=\"p1.html\"><a href=\"p2.html\">nested</a></a>".to_string()),
+        Just("<template shadowrootmode=open><b>shadow</b><slot></slot></template>".to_string()),
     ];
     leaf.prop_recursive(4, 40, 5, |inner| {
         (
