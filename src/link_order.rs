@@ -20,6 +20,19 @@ pub fn link_relevance_key(hd: i32) -> (u8, u32) {
     }
 }
 
+/// Link indexes paired with their link-relevance key (Def. 2.2.12),
+/// ascending: the groups Alg. 1 orders by DOM relevance.
+fn by_link_relevance(key_url: &Url, links: &[PageLink]) -> Vec<((u8, u32), usize)> {
+    let reference = Hyperlink::from_url(key_url);
+    let mut keyed: Vec<((u8, u32), usize)> = links
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (link_relevance_key(h_distance(&reference, &Hyperlink::from_url(&l.url))), i))
+        .collect();
+    keyed.sort();
+    keyed
+}
+
 /// Alg. 1: groups the links by link relevance and orders each group by DOM
 /// relevance.
 ///
@@ -38,14 +51,7 @@ pub fn link_relevance_key(hd: i32) -> (u8, u32) {
 /// whose keys can only be too high (nearest distances only shrink as links
 /// are selected). The order is the same as measuring every pair.
 pub fn sort_links(tree: &Tree, key_url: &Url, links: &[PageLink]) -> Vec<PageLink> {
-    let reference = Hyperlink::from_url(key_url);
-    let mut keyed: Vec<((u8, u32), usize)> = links
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (link_relevance_key(h_distance(&reference, &Hyperlink::from_url(&l.url))), i))
-        .collect();
-    keyed.sort();
-
+    let keyed = by_link_relevance(key_url, links);
     let mut selected = Nearest::new(tree);
     let mut sorted: Vec<usize> = Vec::with_capacity(links.len());
     let mut start = 0;
@@ -210,14 +216,7 @@ mod tests {
 
     /// The order as Alg. 1 states it, measuring every pair of links.
     fn sort_links_pairwise(tree: &Tree, key_url: &Url, links: &[PageLink]) -> Vec<PageLink> {
-        let reference = Hyperlink::from_url(key_url);
-        let mut keyed: Vec<((u8, u32), usize)> = links
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (link_relevance_key(h_distance(&reference, &Hyperlink::from_url(&l.url))), i))
-            .collect();
-        keyed.sort();
-
+        let keyed = by_link_relevance(key_url, links);
         let mut sorted: Vec<usize> = Vec::with_capacity(links.len());
         let mut start = 0;
         while start < keyed.len() {
