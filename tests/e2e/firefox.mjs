@@ -81,6 +81,25 @@ export async function launchFirefox() {
       if (!url.startsWith('moz-extension:')) await driver.get(url);
       return handle;
     },
+    /** Opens `url` and, current after it, a popup aimed at it; resolves to `{ page, popup, url }`. */
+    async openWithPopup(url) {
+      const page = await ff.openTab(url);
+      const actual = await ff.execute(() => location.href);
+      const popup = await ff.openTab(ff.popupUrl(actual));
+      await ff.waitFor('body[data-ready="true"], #error:not([hidden])');
+      return { page, popup, url: actual };
+    },
+    /** Clicks Extract template in the current popup and waits for the summary or an error sentence. */
+    async extract() {
+      await ff.click('#extract');
+      await ff.waitFor('#summary:not([hidden]), #error:not([hidden])');
+      return ff.execute(() => ({
+        error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+        summary: document.getElementById('summary').textContent,
+        compared: document.getElementById('compared').textContent,
+        report: globalThis.lastReport ?? null,
+      }));
+    },
     switchTo: (handle) => driver.switchTo().window(handle),
     async closeTab(handle) {
       await driver.switchTo().window(handle);

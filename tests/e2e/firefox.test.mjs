@@ -29,32 +29,14 @@ after(async () => {
 
 const pageHtml = () => ff.execute(() => document.documentElement.outerHTML);
 
-async function openWithPopup(url) {
-  const page = await ff.openTab(url);
-  const actual = await ff.execute(() => location.href);
-  const popup = await ff.openTab(ff.popupUrl(actual));
-  await ff.waitFor('body[data-ready="true"], #error:not([hidden])');
-  return { page, popup };
-}
-
-async function extract() {
-  await ff.click('#extract');
-  await ff.waitFor('#summary:not([hidden]), #error:not([hidden])');
-  return ff.execute(() => ({
-    error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
-    summary: document.getElementById('summary').textContent,
-    report: globalThis.lastReport ?? null,
-  }));
-}
-
 async function cycleViews(origin, prefix) {
   const expected = nativeExtraction();
-  const { page, popup } = await openWithPopup(origin + KEY_PAGE);
+  const { page, popup } = await ff.openWithPopup(origin + KEY_PAGE);
   await ff.switchTo(page);
   const before = await pageHtml();
   await ff.screenshot(join(ARTIFACTS, `${prefix}-before.png`));
   await ff.switchTo(popup);
-  const { error, summary, report } = await extract();
+  const { error, summary, report } = await ff.extract();
   assert.equal(error, null);
   assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
   for (const view of ['template', 'content', 'original']) {
@@ -85,8 +67,8 @@ test('strict-CSP page: Firefox still runs the wasm build in the content script',
 
 test('save template downloads a standalone HTML file holding only the template', async () => {
   const expected = nativeExtraction();
-  const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
-  await extract();
+  const { page, popup } = await ff.openWithPopup(site.origin + KEY_PAGE);
+  await ff.extract();
   await ff.click('#save');
   const file = join(ff.downloads, 'template-127.0.0.1.html');
   for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(100);
@@ -99,8 +81,8 @@ test('save template downloads a standalone HTML file holding only the template',
 });
 
 async function errorOf(url) {
-  const { page, popup } = await openWithPopup(url);
-  const { error } = await extract();
+  const { page, popup } = await ff.openWithPopup(url);
+  const { error } = await ff.extract();
   await ff.closeTab(popup);
   await ff.closeTab(page);
   return error;
@@ -109,8 +91,8 @@ async function errorOf(url) {
 errorPathTests(test, assert, { errorOf, origin: () => fixtures.origin, restricted: 'about:robots' });
 
 test('timings: median of 5 extractions of the demo key page', async (t) => {
-  const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
-  const runs = await timeExtractions(5, async () => (await extract()).report);
+  const { page, popup } = await ff.openWithPopup(site.origin + KEY_PAGE);
+  const runs = await timeExtractions(5, async () => (await ff.extract()).report);
   const summary = recordTimings('firefox', runs);
   t.diagnostic(`firefox median ms: ${JSON.stringify(summary)}`);
   await ff.closeTab(popup);
@@ -119,9 +101,9 @@ test('timings: median of 5 extractions of the demo key page', async (t) => {
 
 test('fetch rules: timeout, content type, 404, same-origin redirect followed, cross-origin redirect refused unsent', async () => {
   const servers = await fetchRulesServers();
-  const { page, popup } = await openWithPopup(`${servers.tricky.origin}/loads/index.html`);
+  const { page, popup } = await ff.openWithPopup(`${servers.tricky.origin}/loads/index.html`);
   await ff.execute((config) => browser.storage.local.set({ config }), FETCH_RULES_CONFIG);
-  const { error, report } = await extract();
+  const { error, report } = await ff.extract();
   await ff.execute(() => browser.storage.local.remove('config'));
   assert.equal(error, null);
   assertFetchRules(assert, report, servers);

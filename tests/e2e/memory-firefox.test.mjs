@@ -33,29 +33,16 @@ after(async () => {
 const text = (selector) => ff.execute((s) => document.querySelector(s).textContent, selector);
 
 async function openWithPopup(url) {
-  const page = await ff.openTab(url);
-  const actual = await ff.execute(() => location.href);
-  const popup = await ff.openTab(ff.popupUrl(actual));
-  await ff.waitFor('body[data-ready="true"], #error:not([hidden])');
+  const opened = await ff.openWithPopup(url);
   // Let the page's own late requests (an icon) settle before counting requests.
   await sleep(300);
-  return { page, popup };
-}
-
-async function extract() {
-  await ff.click('#extract');
-  await ff.waitFor('#summary:not([hidden]), #error:not([hidden])');
-  return ff.execute(() => ({
-    error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
-    compared: document.getElementById('compared').textContent,
-    report: globalThis.lastReport ?? null,
-  }));
+  return opened;
 }
 
 async function extractOn(path) {
   const { page, popup } = await openWithPopup(site.origin + path);
   const hits = site.hits;
-  const result = await extract();
+  const result = await ff.extract();
   result.requests = site.hits - hits;
   await ff.closeTab(popup);
   await ff.closeTab(page);
@@ -88,7 +75,7 @@ test('a second page of the demo site gets its template from memory with no reque
 
   const { page, popup } = await openWithPopup(site.origin + SECOND_PAGE);
   const hits = site.hits;
-  const { error, compared, report } = await extract();
+  const { error, compared, report } = await ff.extract();
   assert.equal(error, null);
   assert.equal(site.hits, hits, 'no page was requested');
   assert.match(compared, /^Used the remembered template of this site: no other page was loaded/);

@@ -16,20 +16,12 @@ after(async () => {
 });
 
 safetyTests(test, assert, async (url, config) => {
-  const page = await ff.openTab(url);
-  const actual = await ff.execute(() => location.href);
-  const popup = await ff.openTab(ff.popupUrl(actual));
-  await ff.waitFor('body[data-ready="true"], #error:not([hidden])');
+  const { page, popup } = await ff.openWithPopup(url);
   await ff.execute((c) => browser.storage.local.set({ config: c }), config);
   return {
     async extract() {
       await ff.switchTo(popup);
-      await ff.click('#extract');
-      await ff.waitFor('#summary:not([hidden]), #error:not([hidden])');
-      return ff.execute(() => ({
-        error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
-        report: globalThis.lastReport ?? null,
-      }));
+      return ff.extract();
     },
     async toggle(view) {
       await ff.switchTo(popup);
