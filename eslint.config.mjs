@@ -8,7 +8,7 @@ import globals from 'globals';
 
 /** Defined by runner.js, i18n.js (texI18n) and tex.js (the wasm-bindgen glue) for the scripts loaded after them. */
 const shared = Object.fromEntries(
-  ['api', 'storedConfig', 'inTab', 'ensureCore', 'callCore', 'texI18n', 'wasm_bindgen'].map((name) => [name, 'readonly']),
+  ['api', 'CORE_FILES', 'storedConfig', 'inTab', 'ensureCore', 'callCore', 'texI18n', 'wasm_bindgen'].map((name) => [name, 'readonly']),
 );
 
 export default [

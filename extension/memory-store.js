@@ -93,7 +93,7 @@ globalThis.texMemory ??= (() => {
     if (!known.length) {
       await api.scripting.registerContentScripts([{
         id, matches: origins, runAt: 'document_idle', persistAcrossSessions: true,
-        js: ['tex.js', 'live-dom.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'content.js', 'memory-auto.js'],
+        js: [...CORE_FILES, 'memory-auto.js'],
       }]);
     }
     await setAuto(origin, view);

@@ -17,11 +17,14 @@ async function inTab(tabId, func, args = []) {
   return result?.result;
 }
 
+/** What runs the core in a page, in order: injected on demand here, registered for auto-apply (memory-store.js). */
+const CORE_FILES = ['tex.js', 'live-dom.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'content.js'];
+
 /** Makes sure the core runs in the tab; resolves to 'wasm' or 'wasm2js'. */
 async function ensureCore(tabId) {
   const loaded = await inTab(tabId, () => globalThis.texCore?.engine ?? null);
   if (loaded) return loaded;
-  await api.scripting.executeScript({ target: { tabId }, files: ['tex.js', 'live-dom.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'content.js'] });
+  await api.scripting.executeScript({ target: { tabId }, files: CORE_FILES });
   const engine = await inTab(tabId, () => globalThis.texCore.init());
   if (engine !== 'needs-wasm2js') return engine;
   await api.scripting.executeScript({ target: { tabId }, files: ['tex_asm.js'] });
