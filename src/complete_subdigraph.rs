@@ -90,6 +90,17 @@ fn next_order(done: &[bool], indegree: &[usize], guided: bool) -> Vec<usize> {
     order
 }
 
+/// How many of the next links to have loading: the pages the CS still
+/// needs if every one joins it, plus one per processed page that did not
+/// join (so speculation grows only where pages fail to link), at most
+/// `concurrency`. Loads beyond need are not free: each one's fetch and parse
+/// compete with the needed ones for the same cores and the same server.
+fn speculation_window(n: usize, best: usize, processed: usize, concurrency: usize) -> usize {
+    let missing = n.saturating_sub(best).max(1);
+    let misses = processed - best;
+    (missing + misses).clamp(1, concurrency.max(1))
+}
+
 /// Alg. 2 over the sorted links of the key page.
 ///
 /// Guided order (`cfg.guided_search`, an addition to the paper): a page that
@@ -98,7 +109,7 @@ fn next_order(done: &[bool], indegree: &[usize], guided: bool) -> Vec<usize> {
 /// articles that only link to the menu then find the CS in a few loads.
 ///
 /// Up to `cfg.concurrency` loads run at once (the next links of the current
-/// order), but pages are processed one at a time in the order above and the
+/// order, as many as [`speculation_window`] allows), but pages are processed one at a time in the order above and the
 /// search stops where the sequential algorithm stops, so the CS found never
 /// depends on network timing; loads still in flight then are dropped
 /// (`fetched` counts them).
@@ -127,7 +138,8 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
         let order = next_order(&done, &indegree, cfg.guided_search);
         let Some(&next) = order.first() else { break };
         let budget = cfg.max_loads - pages.len();
-        for &l in order.iter().take(cfg.concurrency.max(1).min(budget)) {
+        let window = speculation_window(n, best.len(), pages.len(), cfg.concurrency);
+        for &l in order.iter().take(window.min(budget)) {
             if !requested[l] {
                 requested[l] = true;
                 fetched += 1;
@@ -281,6 +293,22 @@ mod tests {
             assert_eq!((s.kind, s.loads), (CsKind::Complete, 4));
             assert_eq!(names(&s), ["m1", "m2", "m3"]);
         }
+    }
+
+    /// When the first n links form a CS, no page beyond them is fetched;
+    /// a page that does not join lets one more load run ahead.
+    #[test]
+    fn speculates_only_after_a_page_fails_to_join() {
+        let cfg = Config { concurrency: 4, guided_search: false, ..Config::default() };
+        let s = futures::executor::block_on(find_cs(&site(), &links(&["b", "d", "e", "f", "a"]), &cfg));
+        assert_eq!((s.kind, s.loads, s.fetched), (CsKind::Complete, 3, 3));
+        let s = futures::executor::block_on(find_cs(&site(), &links(&["a", "b", "c", "d", "e", "f"]), &cfg));
+        assert_eq!((s.kind, s.loads), (CsKind::Complete, 5));
+        assert!(s.fetched > s.loads, "the misses let loads run ahead");
+        assert_eq!(speculation_window(3, 0, 0, 4), 3);
+        assert_eq!(speculation_window(3, 2, 2, 4), 1);
+        assert_eq!(speculation_window(3, 1, 4, 4), 4);
+        assert_eq!(speculation_window(3, 3, 3, 1), 1);
     }
 
     #[test]
