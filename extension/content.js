@@ -12,6 +12,14 @@ if (!globalThis.texCore) {
   const pageView = globalThis.texPageView;
   const memory = globalThis.texMemory;
 
+  /**
+   * A badge or a progress line that would be gone within a third of a second
+   * only flickers, and drawing it (in the page, and in the popup that hears of
+   * it) takes the cores the extraction's fetches and parses need: most clicks
+   * end before this, so they show their result and nothing before it.
+   */
+  const PROGRESS_DELAY_MS = 300;
+
   /** status: idle | running | done | error; the report stays here, in the page. */
   let state = { status: 'idle', progress: null, summary: null, error: null, view: null, highlight: false };
   let report = null;
@@ -95,21 +103,27 @@ if (!globalThis.texCore) {
         return;
       }
     }
+    // Progress shows only once the extraction has lasted PROGRESS_DELAY_MS.
+    let shown = false;
     const onProgress = (p) => {
       state.progress = p;
+      if (!shown) return;
       api.runtime.sendMessage({ type: 'tex-progress', ...p }).catch(() => {});
       pageView.progress(state);
     };
-    // Runs synchronously up to its first await: the snapshot is taken before the badge appears.
-    const extraction = core.extract(configJson, onProgress);
-    changed();
+    const reveal = setTimeout(() => {
+      shown = true;
+      changed();
+    }, PROGRESS_DELAY_MS);
     try {
-      report = await extraction;
+      // The core reads the page before its first await: no badge is ever in the snapshot.
+      report = await core.extract(configJson, onProgress);
       report.engine = globalThis.texCore.engine;
       state = { ...state, status: 'done', summary: summarize(report, report.engine), view: 'original', highlight: true };
     } catch (e) {
       state = { ...state, status: 'error', error: sentence(e), view: null };
     }
+    clearTimeout(reveal);
     changed();
     // After the result is shown; failing to remember must not spoil it.
     if (state.status === 'done' && (mode === 'use' || mode === 'relearn')) await learn(configJson).catch(() => {});

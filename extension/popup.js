@@ -9,6 +9,8 @@ const { t, sentence, localize, duration, number } = texI18n;
 const { texMemory } = globalThis;
 let tab = null;
 let polling = null;
+// True while this popup awaits its own Extract: the answer brings the result, so nothing polls.
+let waiting = false;
 
 function show(id, visible) { $(id).hidden = !visible; }
 
@@ -110,7 +112,7 @@ async function run(method, ...args) {
   return answer.value;
 }
 
-/** Shows the page's extraction state; keeps polling while it runs. */
+/** Shows the page's extraction state; while it runs, polls unless this popup awaits its own Extract. */
 async function display(state) {
   const running = state.status === 'running';
   // Focus must not drop to <body> when Cancel disappears.
@@ -122,6 +124,7 @@ async function display(state) {
     show('error', false);
     show('summary', false);
     $('status').textContent = progressText(state.progress);
+    if (waiting) return;
     polling ??= setTimeout(async () => {
       polling = null;
       const next = await run('state', false);
@@ -133,15 +136,17 @@ async function display(state) {
     show('summary', false);
     fail(state.error);
   } else if (state.status === 'done') {
-    const full = await run('state', true);
-    if (!full?.report) return;
-    globalThis.lastReport = full.report; // read by the demo and the e2e tests
     show('error', false);
-    $('status').textContent = t('statusDone', duration(totalMs(full.summary)));
-    showSummary(full.summary);
-    showView(full.view);
+    $('status').textContent = t('statusDone', duration(totalMs(state.summary)));
+    showSummary(state.summary);
+    showView(state.view);
     await showAuto();
   }
+}
+
+/** The page's whole report of the last extraction (read by the demo, the benchmarks and the e2e tests). */
+async function fullReport() {
+  return (await run('state', true))?.report ?? null;
 }
 
 /** `mode` 'use': a remembered template of the site if the page fits one; 'relearn': Extract again. */
@@ -150,8 +155,12 @@ async function extract(mode = 'use') {
   // Hidden at once, so nobody reads the previous result as this one's.
   show('error', false);
   show('summary', false);
-  const state = await run('start', await storedConfig(), mode);
-  if (state) display(state);
+  // One script round trip: the answer is the result (progress arrives as messages meanwhile).
+  waiting = true;
+  display({ status: 'running', progress: null });
+  const summary = await run('extract', await storedConfig(), mode);
+  waiting = false;
+  await display(summary ? { status: 'done', summary, view: 'original' } : { status: 'idle' });
 }
 
 const origin = () => new URL(tab.url).origin;
@@ -206,7 +215,9 @@ async function save() {
 api.runtime.onMessage.addListener((message, sender) => {
   if (sender.tab?.id !== tab?.id) return;
   if (message?.type === 'tex-progress') $('status').textContent = progressText(message);
-  if (message?.type === 'tex-state' && message.status !== 'running') run('state', false).then((s) => s && display(s));
+  // The first word of a run that lasted long enough to show progress (content.js, PROGRESS_DELAY_MS).
+  if (message?.type === 'tex-state' && message.status === 'running') $('status').textContent = progressText(message.progress);
+  if (message?.type === 'tex-state' && message.status !== 'running' && !waiting) run('state', false).then((s) => s && display(s));
 });
 
 async function main() {

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { extract, launchChromium, openWithPopup } from './chromium.mjs';
-import { chooseView } from './ui-harness.mjs';
+import { chooseView, slowDemoSite } from './ui-harness.mjs';
 import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
 import { serve } from './server.mjs';
 
@@ -36,18 +36,9 @@ async function cycleViews(t, origin, prefix) {
   const before = await page.evaluate(() => document.documentElement.outerHTML);
   await page.screenshot({ path: join(ARTIFACTS, `${prefix}-before.png`), fullPage: true, caret: 'initial' });
 
-  await popup.evaluate(() => {
-    const status = document.getElementById('status');
-    globalThis.statuses = [];
-    new MutationObserver(() => globalThis.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
-  });
   const { error } = await extract(popup);
   assert.equal(error, null);
   const summary = await popup.textContent('#summary');
-  const statuses = await popup.evaluate(() => globalThis.statuses);
-  const planned = Math.min(expected.links, 25);
-  assert.ok(statuses.includes(`Loading linked pages: 1 / ${planned}`), `progress shown: ${statuses.join(' | ')}`);
-  assert.ok(statuses.includes('Comparing the loaded pages: 0 done'), `progress after the loads shown: ${statuses.join(' | ')}`);
   assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
   for (const url of expected.cs.pages) assert.ok(summary.includes(new URL(new URL(url).pathname, origin).href), `CS page ${url} listed`);
   checkView(assert, await page.evaluate(probePage), expected.template_ids, 'original');
@@ -69,6 +60,27 @@ async function cycleViews(t, origin, prefix) {
 test('demo site: extraction matches the native CLI, views hide what they should, original restores exactly', async (t) => {
   const loads = await cycleViews(t, site.origin, 'chromium');
   assert.match(loads, /core: wasm\./);
+});
+
+test('an extraction that lasts shows its progress in the popup: the loads, then the comparisons', async () => {
+  const expected = nativeExtraction();
+  const slow = await slowDemoSite(120);
+  try {
+    const { page, popup } = await openWithPopup(browser, slow.origin + KEY_PAGE);
+    await popup.evaluate(() => {
+      const status = document.getElementById('status');
+      globalThis.statuses = [];
+      new MutationObserver(() => globalThis.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+    assert.equal((await extract(popup)).error, null);
+    const statuses = await popup.evaluate(() => globalThis.statuses);
+    const planned = Math.min(expected.links, 25);
+    assert.ok(statuses.some((s) => new RegExp(`^Loading linked pages: \\d+ / ${planned}$`).test(s)), `progress shown: ${statuses.join(' | ')}`);
+    assert.ok(statuses.includes('Comparing the loaded pages: 0 done'), `progress after the loads shown: ${statuses.join(' | ')}`);
+    await Promise.all([page.close(), popup.close()]);
+  } finally {
+    await slow.close();
+  }
 });
 
 test('strict-CSP page (no wasm-unsafe-eval): the wasm2js build gives the same template', async (t) => {
@@ -103,7 +115,7 @@ test('timings: median of 5 extractions of the demo key page', async (t) => {
   const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
   const runs = await timeExtractions(5, async () => {
     await extract(popup);
-    return popup.evaluate(() => globalThis.lastReport);
+    return popup.evaluate(() => fullReport());
   });
   const summary = recordTimings('chromium', runs);
   t.diagnostic(`chromium median ms: ${JSON.stringify(summary)}`);
@@ -183,7 +195,7 @@ test('fetch rules: timeout, content type, 404, same-origin redirect followed, cr
   const { error } = await extract(popup);
   await popup.evaluate(() => chrome.storage.local.remove('config'));
   assert.equal(error, null);
-  assertFetchRules(assert, await popup.evaluate(() => globalThis.lastReport), servers);
+  assertFetchRules(assert, await popup.evaluate(() => fullReport()), servers);
   await Promise.all([page.close(), popup.close(), servers.close()]);
 });
 

@@ -35,7 +35,7 @@ try {
     const t0 = Date.now();
     await extract(popup);
     const wall = Date.now() - t0;
-    const r = await popup.evaluate(() => globalThis.lastReport);
+    const r = await popup.evaluate(() => fullReport());
     runs.push({ wall, key: r.key_snapshot_ms, ...r.timings });
   }
   const m = (k) => median(runs.map((r) => r[k])).toFixed(1);

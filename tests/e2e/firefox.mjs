@@ -93,11 +93,11 @@ export async function launchFirefox() {
     async extract() {
       await ff.click('#extract');
       await ff.waitFor('#summary:not([hidden]), #error:not([hidden])');
-      return ff.execute(() => ({
+      return ff.execute(async () => ({
         error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
         summary: document.getElementById('summary').textContent,
         compared: document.getElementById('compared').textContent,
-        report: globalThis.lastReport ?? null,
+        report: await fullReport(),
       }));
     },
     switchTo: (handle) => driver.switchTo().window(handle),

@@ -76,7 +76,7 @@ test('a second page of the demo site gets its template from memory: no request, 
   assert.match(await compared(popup), /^Used the remembered template of this site: no other page was loaded \(\d+ ms\)\.$/);
   assert.equal(await popup.isVisible('#again'), true, 'Extract again is offered');
   assert.match(await popup.textContent('#loads'), new RegExp(`^From memory: learnt on ${site.origin}/news/index.html, layout \\d+ % alike; core: wasm\\.$`));
-  const report = await popup.evaluate(() => globalThis.lastReport);
+  const report = await popup.evaluate(() => fullReport());
   assert.deepEqual(report.template_paths, native.template_paths, 'the same template as `tex extract --memory`');
   assert.equal(report.template_nodes, native.template_nodes);
 

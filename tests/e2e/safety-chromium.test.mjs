@@ -21,7 +21,7 @@ safetyTests(test, assert, async (url, config) => {
   return {
     async extract() {
       const { error } = await extract(popup);
-      return { error, report: await popup.evaluate(() => globalThis.lastReport ?? null) };
+      return { error, report: await popup.evaluate(() => fullReport()) };
     },
     toggle: (view) => toggle(popup, view),
     inPage: (fn, ...args) => page.evaluate(fn, ...args),
