@@ -29,6 +29,9 @@ WASM_BINDGEN_VERSION=0.2.130
 TARGET=wasm32-unknown-unknown
 # Without reference types (target-cpu=mvp) wasm-bindgen keeps JS objects in a
 # JS-side heap instead of a second wasm table, which wasm2js cannot translate.
+# The features wasm-opt can lower for wasm2js are turned back on: with
+# bulk memory a copy is one `memory.copy`, not a loop of loads and stores.
+WASM_RUSTFLAGS="-C target-cpu=mvp -C target-feature=+bulk-memory,+sign-ext,+nontrapping-fptoint,+mutable-globals"
 WASM_TARGET_DIR=$ROOT/target/wasm-mvp
 PKG=$ROOT/target/extension-pkg
 BIN=$ROOT/node_modules/.bin
@@ -73,7 +76,7 @@ ensure_browsers() {
 build() {
   ensure_build_tools
   log "cargo build --target $TARGET (core + browser glue)"
-  RUSTFLAGS="-C target-cpu=mvp" cargo build --lib --release --target "$TARGET" --target-dir "$WASM_TARGET_DIR"
+  RUSTFLAGS="$WASM_RUSTFLAGS" cargo build --lib --release --target "$TARGET" --target-dir "$WASM_TARGET_DIR"
   rm -rf "$PKG" && mkdir -p "$PKG"
   # The standard library is prebuilt with reference types; dropping the
   # feature section lets wasm-bindgen see what our own code uses.

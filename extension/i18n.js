@@ -51,10 +51,17 @@ globalThis.texI18n ??= (() => {
     return ms >= 1000 ? t('seconds', number(ms / 1000, 1)) : t('milliseconds', number(ms, 0));
   }
 
+  // One formatter per number of decimals: building one costs more than formatting.
+  const formats = new Map();
+
   /** A number with `digits` decimals (up to 3 when not given) in the UI language's notation. */
   function number(x, digits) {
-    const lang = api.i18n.getMessage('lang') || 'en';
-    return x.toLocaleString(lang, { minimumFractionDigits: digits ?? 0, maximumFractionDigits: digits ?? 3 });
+    const key = digits ?? -1;
+    if (!formats.has(key)) {
+      const lang = api.i18n.getMessage('lang') || 'en';
+      formats.set(key, new Intl.NumberFormat(lang, { minimumFractionDigits: digits ?? 0, maximumFractionDigits: digits ?? 3 }));
+    }
+    return formats.get(key).format(x);
   }
 
   return { t, sentence, localize, duration, number };

@@ -4,6 +4,7 @@
 use serde::Serialize;
 use url::Url;
 
+use crate::compare_ahead::{compare, CompareAhead};
 use crate::complete_subdigraph::{find_cs, CsKind, LoadRecord};
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
@@ -14,7 +15,7 @@ use crate::link_order::sort_links;
 use crate::mapping::Mapping;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::{count, map_page, template, votes_needed};
-use crate::text_recurrence::{keep_repeated_content, subtree_words};
+use crate::text_recurrence::subtree_words;
 
 /// Time spent per phase, in milliseconds. Fetch, parse and snapshot add up
 /// the per-page times (pages may load concurrently, so their sum can exceed
@@ -85,14 +86,19 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let sorted = sort_links(&key.tree, &key.url, &links);
     let ordered = source.now_ms();
 
-    let search = find_cs(source, &sorted, cfg).await;
+    // With the content signal every loaded page is compared: each is
+    // compared as it loads (see `compare_ahead`).
+    let key_words = subtree_words(&key.tree);
+    let ahead = CompareAhead::new(source, cfg, &key.tree, &key_words);
+    let search = if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };
     let searched = source.now_ms();
     if search.members.is_empty() {
         return Err(ExtractError::NoCandidates(search.loads));
     }
 
     let (records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();
-    let (voters, mappings) = vote_pages(cfg, source, key, &search.members, &loaded).await;
+    let compared: Vec<Option<Mapping>> = records.iter().map(|r| ahead.take(&r.url)).collect();
+    let (voters, mappings) = vote_pages(cfg, source, key, &key_words, &search.members, &loaded, compared).await;
     let candidates: Vec<LoadedPage> = voters.iter().map(|&i| loaded[i].take().expect("voters loaded")).collect();
     let template = template(cfg, &key.tree, &mappings);
     let mapped = source.now_ms();
@@ -132,13 +138,16 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
 /// members and their plain mappings (the published method); with it, each
 /// mapping keeps only what the page repeats in content too, and the voters
 /// are the loaded pages that share the key page's layout
-/// ([`layout_agreement::voters`]).
+/// ([`layout_agreement::voters`]). `compared[i]` is page `i`'s comparison
+/// when it was made as the page loaded.
 async fn vote_pages<S: PageSource>(
     cfg: &Config,
     source: &S,
     key_page: &LoadedPage,
+    key_words: &[u32],
     members: &[usize],
     loaded: &[Option<LoadedPage>],
+    compared: Vec<Option<Mapping>>,
 ) -> (Vec<usize>, Vec<Mapping>) {
     let key = &key_page.tree;
     if !cfg.content.enabled {
@@ -149,13 +158,13 @@ async fn vote_pages<S: PageSource>(
         }
         return (members.to_vec(), mappings);
     }
-    let key_words = subtree_words(key);
-    let mut mappings: Vec<Option<Mapping>> = vec![None; loaded.len()];
+    let mut mappings = compared;
     for (i, page) in loaded.iter().enumerate() {
         let Some(page) = page else { continue };
-        source.pause().await;
-        let m = map_page(cfg, key, &page.tree);
-        mappings[i] = Some(keep_repeated_content(&cfg.content, key, &key_words, &page.tree, &m));
+        if mappings[i].is_none() {
+            source.pause().await;
+            mappings[i] = Some(compare(cfg, key, key_words, &page.tree));
+        }
     }
     let usable: Vec<usize> = (0..loaded.len()).filter(|&i| mappings[i].is_some()).collect();
     let agreements: Vec<Agreement> = usable

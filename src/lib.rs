@@ -5,6 +5,7 @@
 //! parser and CLI live behind `cfg(not(wasm32))`, the browser glue behind
 //! `cfg(wasm32)`.
 
+pub mod compare_ahead;
 pub mod complete_subdigraph;
 pub mod config;
 pub mod dom;

@@ -33,6 +33,13 @@ pub trait PageSource {
     fn pause(&self) -> impl Future<Output = ()> {
         std::future::ready(())
     }
+
+    /// Like [`PageSource::pause`], before work done while loads are still
+    /// under way (a page compared as soon as it loaded): the event loop
+    /// runs, but no comparing phase is reported, because loading goes on.
+    fn pause_while_loading(&self) -> impl Future<Output = ()> {
+        std::future::ready(())
+    }
 }
 
 #[cfg(test)]

@@ -70,4 +70,8 @@ impl<S: PageSource> PageSource for Cancellable<S> {
     async fn pause(&self) {
         self.inner.pause().await
     }
+
+    async fn pause_while_loading(&self) {
+        self.inner.pause_while_loading().await
+    }
 }

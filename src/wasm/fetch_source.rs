@@ -72,6 +72,8 @@ const TICK_MS: i32 = 100;
 struct Deadline {
     controller: AbortController,
     expired: Rc<Cell<bool>>,
+    /// The body was read whole: nothing is left to abort.
+    finished: Cell<bool>,
     interval: i32,
     _tick: Closure<dyn FnMut()>,
 }
@@ -92,17 +94,18 @@ impl Deadline {
         let window = web_sys::window().ok_or("this script has no window")?;
         let interval =
             window.set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), TICK_MS)?;
-        Ok(Self { controller, expired, interval, _tick: tick })
+        Ok(Self { controller, expired, finished: Cell::new(false), interval, _tick: tick })
     }
 }
 
 /// Dropping a load ends its request: a speculative fetch the search no
 /// longer needs (the CS was found first) or a cancelled one stops using the
-/// network and the main thread at once. After a body was read whole, the
-/// abort changes nothing.
+/// network and the main thread at once. A body read whole needs no abort.
 impl Drop for Deadline {
     fn drop(&mut self) {
-        self.controller.abort();
+        if !self.finished.get() {
+            self.controller.abort();
+        }
         if let Some(window) = web_sys::window() {
             window.clear_interval_with_handle(self.interval);
         }
@@ -195,6 +198,7 @@ impl FetchSource {
             }
             Read::Failed(r) => failed(r),
         })?;
+        deadline.finished.set(true);
         check_text(url.as_str(), &body)?;
         Ok(decode(&body, Some(&content_type)))
     }
@@ -316,6 +320,12 @@ impl PageSource for FetchSource {
         self.pauses.set(self.pauses.get() + 1);
         if self.now_ms() - self.yielded_at.get() >= SLICE_MS {
             (self.on_step)(Step::Compared(self.pauses.get() - 1));
+            self.yield_now().await;
+        }
+    }
+
+    async fn pause_while_loading(&self) {
+        if self.now_ms() - self.yielded_at.get() >= SLICE_MS {
             self.yield_now().await;
         }
     }

@@ -1,0 +1,90 @@
+//! Comparing each candidate with the key page the moment it loads, while the
+//! complete-subdigraph search still waits for other pages on the network.
+//!
+//! With the content signal every loaded page is mapped and filtered anyway
+//! (the voters are chosen among all of them, see `extract::vote_pages`), so
+//! doing that work as each page arrives changes no result: it only moves the
+//! work into time the browser's main thread would otherwise spend waiting.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use url::Url;
+
+use crate::config::Config;
+use crate::dom::Tree;
+use crate::error::LoadError;
+use crate::mapping::Mapping;
+use crate::page_source::{LoadedPage, PageSource};
+use crate::template::map_page;
+use crate::text_recurrence::keep_repeated_content;
+
+/// The mapping of the key page into `page`, keeping only what `page`
+/// repeats in content too: the one comparison a voter needs.
+pub fn compare(cfg: &Config, key: &Tree, key_words: &[u32], page: &Tree) -> Mapping {
+    keep_repeated_content(&cfg.content, key, key_words, page, &map_page(cfg, key, page))
+}
+
+/// A source whose loads also compare each page with the key page.
+pub struct CompareAhead<'a, S> {
+    source: &'a S,
+    cfg: &'a Config,
+    key: &'a Tree,
+    key_words: &'a [u32],
+    done: RefCell<HashMap<Url, Mapping>>,
+}
+
+impl<'a, S: PageSource> CompareAhead<'a, S> {
+    pub fn new(source: &'a S, cfg: &'a Config, key: &'a Tree, key_words: &'a [u32]) -> Self {
+        Self { source, cfg, key, key_words, done: RefCell::default() }
+    }
+
+    /// The comparison made when `url` loaded, if it did.
+    pub fn take(&self, url: &Url) -> Option<Mapping> {
+        self.done.borrow_mut().remove(url)
+    }
+}
+
+impl<S: PageSource> PageSource for CompareAhead<'_, S> {
+    async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+        let page = self.source.load(url).await?;
+        self.source.pause_while_loading().await;
+        let mapping = compare(self.cfg, self.key, self.key_words, &page.tree);
+        self.done.borrow_mut().insert(url.clone(), mapping);
+        Ok(page)
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.source.now_ms()
+    }
+
+    async fn pause(&self) {
+        self.source.pause().await
+    }
+
+    async fn pause_while_loading(&self) {
+        self.source.pause_while_loading().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page_source::tests::MemorySource;
+    use crate::text_recurrence::subtree_words;
+
+    #[test]
+    fn a_loaded_page_comes_with_its_comparison_and_a_failed_load_with_none() {
+        let site = MemorySource::new(&[("a", &["b", "c"]), ("b", &["a", "c"]), ("c", &["a"])]);
+        let url = |p: &str| Url::parse(&format!("http://s.org/{p}")).unwrap();
+        let key = futures::executor::block_on(site.load(&url("a"))).unwrap().tree;
+        let cfg = Config::default();
+        let words = subtree_words(&key);
+        let ahead = CompareAhead::new(&site, &cfg, &key, &words);
+        let page = futures::executor::block_on(ahead.load(&url("b"))).unwrap();
+        assert_eq!(ahead.take(&url("b")), Some(compare(&cfg, &key, &words, &page.tree)));
+        assert_eq!(ahead.take(&url("b")), None, "taken once");
+        assert!(futures::executor::block_on(ahead.load(&url("missing"))).is_err());
+        assert_eq!(ahead.take(&url("missing")), None);
+    }
+}
