@@ -124,7 +124,9 @@ if (!globalThis.texCore) {
       state = { ...state, status: 'error', error: sentence(e), view: null };
     }
     clearTimeout(reveal);
-    changed();
+    // A popup that saw this run's progress hears of its end; the caller that awaits it gets the answer itself.
+    if (shown) changed();
+    else pageView.render(state);
     // After the result is shown; failing to remember must not spoil it.
     if (state.status === 'done' && (mode === 'use' || mode === 'relearn')) await learn(configJson).catch(() => {});
   }
@@ -163,10 +165,6 @@ if (!globalThis.texCore) {
       try {
         let value;
         switch (method) {
-          case 'start':
-            if (state.status !== 'running') running = run(args[0], args[1]);
-            value = state;
-            break;
           case 'extract':
             if (state.status !== 'running') running = run(args[0], args[1]);
             await running;
