@@ -124,9 +124,14 @@ if (!globalThis.texCore) {
       state = { ...state, status: 'error', error: sentence(e), view: null };
     }
     clearTimeout(reveal);
-    // A popup that saw this run's progress hears of its end; the caller that awaits it gets the answer itself.
-    if (shown) changed();
-    else pageView.render(state);
+    // A popup that saw this run's progress hears of its end; the caller that awaits it gets the answer itself,
+    // before the page draws the outline (in the next task, a state no newer one has replaced).
+    if (shown) {
+      changed();
+    } else {
+      const ended = state;
+      setTimeout(() => state === ended && pageView.render(ended), 0);
+    }
     // After the result is shown; failing to remember must not spoil it.
     if (state.status === 'done' && (mode === 'use' || mode === 'relearn')) await learn(configJson).catch(() => {});
   }

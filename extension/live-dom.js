@@ -27,10 +27,22 @@ globalThis.texLiveDom ??= {
         text = '';
       }
     };
-    const open = (element) => {
+    const open = (element, tag) => {
       elements.push(element);
       if (!withTree) return;
-      const tag = element.localName;
+      // Names and values as strings cost less than an Attr object per attribute; a
+      // prefixed name (xlink:href) is read through its Attr, for its local name.
+      const names = element.getAttributeNames();
+      if (!names.some((n) => n.includes(':'))) {
+        codes.push(0, tag.length, names.length);
+        strings.push(tag);
+        for (const name of names) {
+          const value = element.getAttribute(name);
+          codes.push(name.length, value.length);
+          strings.push(name, value);
+        }
+        return;
+      }
       const attributes = element.attributes;
       codes.push(0, tag.length, attributes.length);
       strings.push(tag);
@@ -45,10 +57,12 @@ globalThis.texLiveDom ??= {
     // Constants are read once: in a Firefox content script every lookup crosses a wrapper.
     const HTML = 'http://www.w3.org/1999/xhtml';
     const [ELEMENT, TEXT, CDATA] = [Node.ELEMENT_NODE, Node.TEXT_NODE, Node.CDATA_SECTION_NODE];
-    const firstChild = (element) => (element.localName === 'template' && element.namespaceURI === HTML
+    // Each property read crosses into the page's world: an element's name is read once.
+    const firstChild = (element, tag) => (tag === 'template' && element.namespaceURI === HTML
       ? element.content.firstChild : element.firstChild);
-    open(root);
-    const pending = [firstChild(root)];
+    const rootTag = root.localName;
+    open(root, rootTag);
+    const pending = [firstChild(root, rootTag)];
     while (pending.length) {
       const node = pending[pending.length - 1];
       if (node === null) {
@@ -64,8 +78,9 @@ globalThis.texLiveDom ??= {
       if (type === ELEMENT) {
         if (node.hasAttribute(own)) continue;
         if (withTree) flush();
-        open(node);
-        pending.push(firstChild(node));
+        const tag = node.localName;
+        open(node, tag);
+        pending.push(firstChild(node, tag));
       } else if (withTree && (type === TEXT || type === CDATA)) {
         text += node.nodeValue;
       }

@@ -172,7 +172,7 @@ fn number_same_tag_siblings(nodes: &mut [Node]) {
             continue;
         }
         let mut kids = nodes[p].children.clone();
-        kids.sort_by(|a, b| nodes[a.index()].tag.cmp(&nodes[b.index()].tag).then(a.cmp(b)));
+        kids.sort_unstable_by(|a, b| nodes[a.index()].tag.cmp(&nodes[b.index()].tag).then(a.cmp(b)));
         let mut start = 0;
         while start < kids.len() {
             let tag = &nodes[kids[start].index()].tag;
@@ -260,10 +260,24 @@ pub fn common_count(a: &[u64], b: &[u64]) -> usize {
     common
 }
 
-fn sorted_set(mut v: Vec<u64>) -> Box<[u64]> {
+/// `v` sorted and deduplicated, copied out at its exact size; `v` is the
+/// builder's scratch buffer, so a node costs one allocation per set at most.
+fn sorted_set(v: &mut Vec<u64>) -> Box<[u64]> {
     v.sort_unstable();
     v.dedup();
-    v.into_boxed_slice()
+    let set = Box::from(v.as_slice());
+    v.clear();
+    set
+}
+
+/// `s` in ASCII lower case, copied only when it has an upper-case letter
+/// (the parsers already lower-case HTML tag and attribute names).
+fn lower(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        s.to_ascii_lowercase().into()
+    } else {
+        s.into()
+    }
 }
 
 /// Builds a [`Tree`] from a pre-order walk of any DOM: the native parser and
@@ -276,6 +290,9 @@ pub struct TreeBuilder {
     /// The block owner of each open element (see [`Node::block`]).
     owners: Vec<NodeId>,
     base_href: Option<Box<str>>,
+    /// Scratch buffers for the class and attribute-name hashes of the node being opened.
+    classes: Vec<u64>,
+    attributes: Vec<u64>,
 }
 
 impl TreeBuilder {
@@ -300,7 +317,7 @@ impl TreeBuilder {
         let id = NodeId(self.nodes.len() as u32);
         let parent = self.stack.last().copied().or(if self.nodes.is_empty() { None } else { Some(NodeId::ROOT) });
         let mut node = Node {
-            tag: tag.to_ascii_lowercase().into_boxed_str(),
+            tag: lower(tag).into(),
             id: None,
             classes: Box::new([]),
             attributes: Box::new([]),
@@ -316,14 +333,12 @@ impl TreeBuilder {
             words: 0,
             gold: Gold::default(),
         };
-        let mut classes = Vec::new();
-        let mut attrs = Vec::new();
         for (name, value) in attributes {
-            let name = name.to_ascii_lowercase();
+            let name = lower(name);
             if name.starts_with(OWN_ATTRIBUTE_PREFIX) {
                 continue;
             }
-            match name.as_str() {
+            match &*name {
                 "id" => {
                     if !value.is_empty() {
                         node.id = Some(value.into());
@@ -334,7 +349,7 @@ impl TreeBuilder {
                         match class {
                             GOLD_NOT_TEMPLATE => node.gold.not_template = true,
                             GOLD_MAIN_CONTENT => node.gold.main_content = true,
-                            _ => classes.push(name_hash(class)),
+                            _ => self.classes.push(name_hash(class)),
                         }
                     }
                 }
@@ -343,7 +358,7 @@ impl TreeBuilder {
                         self.base_href = Some(value.trim().into());
                     }
                     if matches!(&*node.tag, "a" | "area") {
-                        match name.as_str() {
+                        match &*name {
                             "href" => node.href = Some(value.trim().into()),
                             "rel" => {
                                 node.nofollow =
@@ -352,12 +367,12 @@ impl TreeBuilder {
                             _ => {}
                         }
                     }
-                    attrs.push(name_hash(&name));
+                    self.attributes.push(name_hash(&name));
                 }
             }
         }
-        node.classes = sorted_set(classes);
-        node.attributes = sorted_set(attrs);
+        node.classes = sorted_set(&mut self.classes);
+        node.attributes = sorted_set(&mut self.attributes);
         if let Some(p) = parent {
             let parent_node = &mut self.nodes[p.index()];
             node.child_index = parent_node.children.len() as u32;

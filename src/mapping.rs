@@ -77,7 +77,8 @@ pub fn map_siblings(cfg: &Config, t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[Nod
             }
         }
     }
-    candidates.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    // (i, j) is unique, so the order is total and an unstable sort gives the same one, without a buffer.
+    candidates.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
 
     let mut accepted: BTreeMap<u32, u32> = BTreeMap::new();
     let mut used2 = vec![false; s2.len()];
