@@ -90,7 +90,8 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     // compared as it loads (see `compare_ahead`).
     let key_words = subtree_words(&key.tree);
     let ahead = CompareAhead::new(source, cfg, &key.tree, &key_words);
-    let search = if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };
+    let search =
+        if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };
     let searched = source.now_ms();
     if search.members.is_empty() {
         return Err(ExtractError::NoCandidates(search.loads));
