@@ -132,7 +132,8 @@ if (!globalThis.texCore) {
       const ended = state;
       setTimeout(() => state === ended && pageView.render(ended), 0);
     }
-    // After the result is shown; failing to remember must not spoil it.
+    // Before the answer (a few ms of storage), so a page closed right after it keeps what it learnt;
+    // failing to remember must not spoil the result.
     if (state.status === 'done' && (mode === 'use' || mode === 'relearn')) await learn(configJson).catch(() => {});
   }
 

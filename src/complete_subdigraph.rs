@@ -109,10 +109,10 @@ fn speculation_window(n: usize, best: usize, processed: usize, concurrency: usiz
 /// articles that only link to the menu then find the CS in a few loads.
 ///
 /// Up to `cfg.concurrency` loads run at once (the next links of the current
-/// order, as many as [`speculation_window`] allows), but pages are processed one at a time in the order above and the
-/// search stops where the sequential algorithm stops, so the CS found never
-/// depends on network timing; loads still in flight then are dropped
-/// (`fetched` counts them).
+/// order, as many as [`speculation_window`] allows), but pages are processed
+/// one at a time in the order above and the search stops where the
+/// sequential algorithm stops, so the CS found never depends on network
+/// timing; loads still in flight then are dropped (`fetched` counts them).
 pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: &Config) -> CsSearch {
     let n = cfg.cs_size;
     let link_index: HashMap<&Url, usize> = sorted_links.iter().enumerate().map(|(i, l)| (&l.url, i)).collect();
