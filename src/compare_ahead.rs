@@ -21,7 +21,7 @@ use crate::text_recurrence::keep_repeated_content;
 
 /// The mapping of the key page into `page`, keeping only what `page`
 /// repeats in content too: the one comparison a voter needs.
-pub fn compare(cfg: &Config, key: &Tree, key_words: &[u32], page: &Tree) -> Mapping {
+fn compare(cfg: &Config, key: &Tree, key_words: &[u32], page: &Tree) -> Mapping {
     keep_repeated_content(&cfg.content, key, key_words, page, &map_page(cfg, key, page))
 }
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use url::Url;
 
-use crate::compare_ahead::{compare, CompareAhead};
+use crate::compare_ahead::CompareAhead;
 use crate::complete_subdigraph::{find_cs, CsKind, LoadRecord};
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
@@ -99,7 +99,7 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
 
     let (records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();
     let compared: Vec<Option<Mapping>> = records.iter().map(|r| ahead.take(&r.url)).collect();
-    let (voters, mappings) = vote_pages(cfg, source, key, &key_words, &search.members, &loaded, compared).await;
+    let (voters, mappings) = vote_pages(cfg, source, key, &search.members, &loaded, compared).await;
     let candidates: Vec<LoadedPage> = voters.iter().map(|&i| loaded[i].take().expect("voters loaded")).collect();
     let template = template(cfg, &key.tree, &mappings);
     let mapped = source.now_ms();
@@ -139,13 +139,12 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
 /// members and their plain mappings (the published method); with it, each
 /// mapping keeps only what the page repeats in content too, and the voters
 /// are the loaded pages that share the key page's layout
-/// ([`layout_agreement::voters`]). `compared[i]` is page `i`'s comparison
-/// when it was made as the page loaded.
+/// ([`layout_agreement::voters`]). With the signal, `compared[i]` is page
+/// `i`'s comparison, made as it loaded (every loaded page has one).
 async fn vote_pages<S: PageSource>(
     cfg: &Config,
     source: &S,
     key_page: &LoadedPage,
-    key_words: &[u32],
     members: &[usize],
     loaded: &[Option<LoadedPage>],
     compared: Vec<Option<Mapping>>,
@@ -160,13 +159,6 @@ async fn vote_pages<S: PageSource>(
         return (members.to_vec(), mappings);
     }
     let mut mappings = compared;
-    for (i, page) in loaded.iter().enumerate() {
-        let Some(page) = page else { continue };
-        if mappings[i].is_none() {
-            source.pause().await;
-            mappings[i] = Some(compare(cfg, key, key_words, &page.tree));
-        }
-    }
     let usable: Vec<usize> = (0..loaded.len()).filter(|&i| mappings[i].is_some()).collect();
     let agreements: Vec<Agreement> = usable
         .iter()
