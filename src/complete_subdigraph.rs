@@ -91,13 +91,12 @@ fn next_order(done: &[bool], indegree: &[usize], guided: bool) -> Vec<usize> {
 }
 
 /// How many of the next links to have loading: the pages the CS still
-/// needs if every one joins it, plus one per processed page that did not
-/// join (so speculation grows only where pages fail to link), at most
-/// `concurrency`. Loads beyond need are not free: each one's fetch and parse
+/// needs if every one joins it, plus one per page known not to join (a
+/// processed page that did not, or a load that failed before its turn), so
+/// speculation grows only where pages fail, at most `concurrency`. Loads beyond need are not free: each one's fetch and parse
 /// compete with the needed ones for the same cores and the same server.
-fn speculation_window(n: usize, best: usize, processed: usize, concurrency: usize) -> usize {
+fn speculation_window(n: usize, best: usize, misses: usize, concurrency: usize) -> usize {
     let missing = n.saturating_sub(best).max(1);
-    let misses = processed - best;
     (missing + misses).clamp(1, concurrency.max(1))
 }
 
@@ -121,6 +120,7 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
     let mut requested = vec![false; sorted_links.len()];
     let mut ready: HashMap<usize, Result<LoadedPage, LoadError>> = HashMap::new();
     let mut in_flight = FuturesUnordered::new();
+    let load = |l: usize| async move { (l, source.load(&sorted_links[l].url).await) };
     let mut fetched = 0usize;
 
     // For processed page i: its link index and the link indexes it points to.
@@ -138,16 +138,21 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
         let order = next_order(&done, &indegree, cfg.guided_search);
         let Some(&next) = order.first() else { break };
         let budget = cfg.max_loads - pages.len();
-        let window = speculation_window(n, best.len(), pages.len(), cfg.concurrency);
-        for &l in order.iter().take(window.min(budget)) {
-            if !requested[l] {
-                requested[l] = true;
-                fetched += 1;
-                let url = &sorted_links[l].url;
-                in_flight.push(async move { (l, source.load(url).await) });
+        let misses = pages.len() - best.len();
+        loop {
+            // A failed load waiting for its turn is already known to be a miss.
+            let failed = ready.values().filter(|r| r.is_err()).count();
+            let window = speculation_window(n, best.len(), misses + failed, cfg.concurrency);
+            for &l in order.iter().take(window.min(budget)) {
+                if !requested[l] {
+                    requested[l] = true;
+                    fetched += 1;
+                    in_flight.push(load(l));
+                }
             }
-        }
-        while !ready.contains_key(&next) {
+            if ready.contains_key(&next) {
+                break;
+            }
             let (l, result) = in_flight.next().await.expect("the next link was requested");
             ready.insert(l, result);
         }
@@ -306,9 +311,54 @@ mod tests {
         assert_eq!((s.kind, s.loads), (CsKind::Complete, 5));
         assert!(s.fetched > s.loads, "the misses let loads run ahead");
         assert_eq!(speculation_window(3, 0, 0, 4), 3);
-        assert_eq!(speculation_window(3, 2, 2, 4), 1);
-        assert_eq!(speculation_window(3, 1, 4, 4), 4);
-        assert_eq!(speculation_window(3, 3, 3, 1), 1);
+        assert_eq!(speculation_window(3, 2, 0, 4), 1);
+        assert_eq!(speculation_window(3, 1, 3, 4), 4);
+        assert_eq!(speculation_window(3, 3, 0, 1), 1);
+    }
+
+    /// A load that fails while an earlier one is still on the network lets
+    /// the next link start at once, not after the earlier page's turn.
+    #[test]
+    fn a_failure_before_its_turn_starts_the_next_load() {
+        use std::cell::RefCell;
+        use std::task::Poll;
+
+        struct Slow {
+            site: MemorySource,
+            log: RefCell<Vec<String>>,
+        }
+        impl PageSource for Slow {
+            async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+                let name = url.path().trim_start_matches('/').to_string();
+                self.log.borrow_mut().push(format!("start {name}"));
+                if name == "a" {
+                    // On the network until d has started (or for a while, so the test never hangs).
+                    let mut polls = 0;
+                    std::future::poll_fn(|cx| {
+                        polls += 1;
+                        if polls > 100 || self.log.borrow().iter().any(|e| e == "start d") {
+                            return Poll::Ready(());
+                        }
+                        cx.waker().wake_by_ref();
+                        Poll::Pending
+                    })
+                    .await;
+                }
+                self.log.borrow_mut().push(format!("done {name}"));
+                self.site.load(url).await
+            }
+            fn now_ms(&self) -> f64 {
+                0.0
+            }
+        }
+        let site = MemorySource::new(&[("a", &["c", "d"]), ("c", &["a", "d"]), ("d", &["a", "c"])]);
+        let slow = Slow { site, log: RefCell::default() };
+        let cfg = Config { concurrency: 4, guided_search: false, ..Config::default() };
+        let s = futures::executor::block_on(find_cs(&slow, &links(&["a", "b", "c", "d"]), &cfg));
+        assert_eq!(names(&s), ["a", "c", "d"]);
+        let log = slow.log.borrow();
+        let at = |e: &str| log.iter().position(|x| x == e).unwrap_or_else(|| panic!("{e} missing from {log:?}"));
+        assert!(at("start d") < at("done a"), "{log:?}");
     }
 
     #[test]
