@@ -45,7 +45,9 @@ pub struct FetchSource {
     budget: ByteBudget,
     /// Time spent parsing and walking candidates so far (see [`Deadline`]).
     busy_ms: Rc<Cell<f64>>,
-    /// When the core last let the event loop run (see [`FetchSource::pause`]).
+    /// When the core last let the event loop run (see [`FetchSource::pause`]);
+    /// a new source starts a slice, so the first page is compared without a
+    /// needless wait behind every task queued in the page.
     yielded_at: Cell<f64>,
     /// Pauses so far: the core pauses before each comparison.
     pauses: Cell<usize>,
@@ -120,6 +122,7 @@ impl FetchSource {
         performance: Performance,
         on_step: Box<dyn Fn(Step)>,
     ) -> Self {
+        let started = performance.now();
         Self {
             origin,
             timeout_ms,
@@ -127,7 +130,7 @@ impl FetchSource {
             performance,
             budget: ByteBudget::default(),
             busy_ms: Rc::default(),
-            yielded_at: Cell::new(f64::NEG_INFINITY),
+            yielded_at: Cell::new(started),
             pauses: Cell::new(0),
             on_step,
         }
