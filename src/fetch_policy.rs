@@ -69,6 +69,12 @@ pub fn inside_form(tree: &Tree) -> Vec<bool> {
 
 /// The policy's verdict on the link `url` carried by node `node`.
 pub fn refusal(tree: &Tree, in_form: &[bool], node: NodeId, url: &Url) -> Option<Refusal> {
+    node_refusal(tree, in_form, node).or_else(|| is_action_url(url).then_some(Refusal::ActionUrl))
+}
+
+/// The part of the verdict that depends on the link's element only, not on
+/// where it points (a page's links judged by URL once per distinct URL).
+pub fn node_refusal(tree: &Tree, in_form: &[bool], node: NodeId) -> Option<Refusal> {
     let n = tree.node(node);
     if n.nofollow {
         return Some(Refusal::NoFollow);
@@ -76,10 +82,7 @@ pub fn refusal(tree: &Tree, in_form: &[bool], node: NodeId, url: &Url) -> Option
     if n.attributes.binary_search(&name_hash("download")).is_ok() {
         return Some(Refusal::Download);
     }
-    if in_form[node.index()] {
-        return Some(Refusal::InForm);
-    }
-    is_action_url(url).then_some(Refusal::ActionUrl)
+    in_form[node.index()].then_some(Refusal::InForm)
 }
 
 /// Whether a URL looks like an action rather than a page (see the module doc).

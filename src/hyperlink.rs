@@ -1,12 +1,12 @@
 //! Hyperlinks of a page and the hyperlink distance between them
 //! (thesis §2.2.2, Defs. 2.2.4 and 2.2.5).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use url::Url;
+use url::{Origin, Url};
 
 use crate::dom::{NodeId, Tree};
-use crate::fetch_policy::{inside_form, refusal};
+use crate::fetch_policy::{inside_form, is_action_url, node_refusal};
 
 /// A link as the thesis sees it: the sequence of directory words of a URL,
 /// host first, ignoring the resource name (Def. 2.2.4).
@@ -82,32 +82,48 @@ pub fn normalize(url: &Url) -> Url {
 
 /// Whether a URL is a page of the same origin worth loading.
 pub fn is_candidate(url: &Url, page: &Url) -> bool {
-    matches!(url.scheme(), "http" | "https")
-        && url.origin() == page.origin()
-        && !NON_HTML_ENDINGS.iter().any(|e| url.path().to_ascii_lowercase().ends_with(e))
+    is_candidate_of(url, &page.origin())
+}
+
+fn is_candidate_of(url: &Url, origin: &Origin) -> bool {
+    if !matches!(url.scheme(), "http" | "https") || url.origin() != *origin {
+        return false;
+    }
+    let path = url.path().as_bytes();
+    !NON_HTML_ENDINGS
+        .iter()
+        .any(|e| path.len() >= e.len() && path[path.len() - e.len()..].eq_ignore_ascii_case(e.as_bytes()))
 }
 
 /// getLinks (Alg. 2): the page's distinct same-origin http(s) links in
 /// document order, resolved against the document's base URL, fragments removed, self links, non-HTML files and links
 /// the fetch policy refuses dropped.
+///
+/// Resolving and judging a URL is what costs, and pages repeat their hrefs
+/// (menus in header and footer, an index's anchors into one page): each
+/// distinct href, fragment dropped, is resolved and judged once.
 pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
     let page = normalize(page_url);
+    let origin = page.origin();
     let base = tree.base_url(page_url);
     let in_form = inside_form(tree);
+    let mut resolved: HashMap<&str, Option<Url>> = HashMap::new();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (id, node) in tree.nodes() {
         let Some(href) = node.href.as_deref() else { continue };
-        if href.is_empty() || href.starts_with('#') {
+        if href.is_empty() || href.starts_with('#') || node_refusal(tree, &in_form, id).is_some() {
             continue;
         }
-        let Ok(abs) = base.join(href) else { continue };
-        let abs = normalize(&abs);
-        if abs == page || !is_candidate(&abs, &page) || refusal(tree, &in_form, id, &abs).is_some() {
-            continue;
-        }
+        let target = href.split_once('#').map_or(href, |(target, _)| target);
+        let abs = resolved.entry(target).or_insert_with(|| {
+            let mut abs = base.join(target).ok()?;
+            abs.set_fragment(None);
+            (abs != page && is_candidate_of(&abs, &origin) && !is_action_url(&abs)).then_some(abs)
+        });
+        let Some(abs) = abs else { continue };
         if seen.insert(abs.clone()) {
-            out.push(PageLink { url: abs, node: id });
+            out.push(PageLink { url: abs.clone(), node: id });
         }
     }
     out
