@@ -25,10 +25,17 @@ if (!globalThis.texCore) {
   let report = null;
   let running = null;
 
+  const tell = () => api.runtime.sendMessage({ type: 'tex-state', status: state.status, progress: state.progress }).catch(() => {});
   const changed = () => {
     pageView.render(state);
-    api.runtime.sendMessage({ type: 'tex-state', status: state.status, progress: state.progress }).catch(() => {});
+    tell();
   };
+
+  /** The whole report, with the template's node paths, which only readers of the whole report need. */
+  function fullReport() {
+    if (report && !report.template_paths) report.template_paths = core.template_paths();
+    return report;
+  }
 
   /** What the popup and the background need of a report: small enough for any message. */
   function summarize(r, engine) {
@@ -124,14 +131,12 @@ if (!globalThis.texCore) {
       state = { ...state, status: 'error', error: sentence(e), view: null };
     }
     clearTimeout(reveal);
-    // A popup that saw this run's progress hears of its end; the caller that awaits it gets the answer itself,
-    // before the page draws the outline (in the next task, a state no newer one has replaced).
-    if (shown) {
-      changed();
-    } else {
-      const ended = state;
-      setTimeout(() => state === ended && pageView.render(ended), 0);
-    }
+    // The caller that awaits this run gets the answer before the page draws the result (in the next task, a
+    // state no newer one has replaced): on a large page the outline takes longer than the answer's journey.
+    // A popup that saw this run's progress hears of its end.
+    const ended = state;
+    setTimeout(() => state === ended && pageView.render(ended), 0);
+    if (shown) tell();
     // Before the answer (a few ms of storage), so a page closed right after it keeps what it learnt;
     // failing to remember must not spoil the result.
     if (state.status === 'done' && (mode === 'use' || mode === 'relearn')) await learn(configJson).catch(() => {});
@@ -177,7 +182,7 @@ if (!globalThis.texCore) {
             if (state.status === 'error') return { ok: false, error: state.error };
             value = state.summary;
             break;
-          case 'state': value = args[0] ? { ...state, report } : state; break;
+          case 'state': value = args[0] ? { ...state, report: fullReport() } : state; break;
           case 'cancel': core.cancel(); value = state; break;
           case 'setView': value = this.setView(args[0]); break;
           case 'dismiss':

@@ -19,7 +19,7 @@ use web_sys::{Document, Element};
 use crate::config::Config;
 use crate::dom::Tree;
 use crate::error::{ExtractError, LoadError};
-use crate::extract::{extract as run_extraction, template_paths};
+use crate::extract::extract as run_extraction;
 use crate::hyperlink::page_links;
 use crate::page_source::LoadedPage;
 use crate::score::{disagreement, has_gold, macro_average, score, Score};
@@ -61,7 +61,6 @@ struct Progress {
 struct Report<'a> {
     #[serde(flatten)]
     extraction: &'a crate::extract::Extraction,
-    template_paths: Vec<String>,
     key_snapshot_ms: f64,
     /// Only for a page with gold marks (a benchmark key page).
     check: Option<Check>,
@@ -200,7 +199,6 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         Extracted { url, tree: key.tree, elements, template: extraction.template.clone(), view: View::Original };
     let out = json_to_js(&Report {
         extraction: &extraction,
-        template_paths: template_paths(&extracted.tree, &extracted.template),
         key_snapshot_ms: key.snapshot_ms,
         check: check(&extracted.tree, &extracted.template),
     });
@@ -214,6 +212,13 @@ fn with_last<T>(f: impl FnOnce(&Document, &mut Extracted) -> Result<T, JsValue>)
         Some(l) => f(&doc, l),
         None => Err(reject(Failure::new("Extract the template of this page first.", "errorExtractFirst", vec![]))),
     })
+}
+
+/// The readable paths of the current result's template nodes (for the
+/// whole report: a path per node is too much to build on every click).
+#[wasm_bindgen]
+pub fn template_paths() -> Result<Vec<String>, JsValue> {
+    with_last(|_, l| Ok(crate::extract::template_paths(&l.tree, &l.template)))
 }
 
 /// Shows `name` (`original`, `template` or `content`); resolves to the view shown.
