@@ -87,8 +87,13 @@ export function writeSyntheticSet(sizes) {
 /** Runs in the content script's world: fetches and parses `urls`, 4 at a time, as the extension's fetches do. */
 function limitInPage(urls) {
   return (async () => {
-    // What the click left queued in the page (the outline, drawn after its answer) runs first, off the clock.
+    // What the click left queued in the page runs first, off the clock: the outline, drawn in the task after
+    // its answer, and the frame that paints it (a hidden tab paints none: then 100 ms at most).
     await new Promise((done) => setTimeout(done, 0));
+    await new Promise((done) => {
+      requestAnimationFrame(() => setTimeout(done, 0));
+      setTimeout(done, 100);
+    });
     const t0 = performance.now();
     let next = 0;
     const worker = async () => {
