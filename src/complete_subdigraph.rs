@@ -93,8 +93,9 @@ fn next_order(done: &[bool], indegree: &[usize], guided: bool) -> Vec<usize> {
 /// How many of the next links to have loading: the pages the CS still
 /// needs if every one joins it, plus one per page known not to join (a
 /// processed page that did not, or a load that failed before its turn), so
-/// speculation grows only where pages fail, at most `concurrency`. Loads beyond need are not free: each one's fetch and parse
-/// compete with the needed ones for the same cores and the same server.
+/// speculation grows only where pages fail, at most `concurrency`. Loads
+/// beyond need are not free: each one's fetch and parse compete with the
+/// needed ones for the same cores and the same server.
 fn speculation_window(n: usize, best: usize, misses: usize, concurrency: usize) -> usize {
     let missing = n.saturating_sub(best).max(1);
     (missing + misses).clamp(1, concurrency.max(1))

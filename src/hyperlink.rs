@@ -80,12 +80,8 @@ pub fn normalize(url: &Url) -> Url {
     u
 }
 
-/// Whether a URL is a page of the same origin worth loading.
-pub fn is_candidate(url: &Url, page: &Url) -> bool {
-    is_candidate_of(url, &page.origin())
-}
-
-fn is_candidate_of(url: &Url, origin: &Origin) -> bool {
+/// Whether a URL is a page of the page's origin worth loading.
+fn is_candidate(url: &Url, origin: &Origin) -> bool {
     if !matches!(url.scheme(), "http" | "https") || url.origin() != *origin {
         return false;
     }
@@ -119,7 +115,7 @@ pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
         let abs = resolved.entry(target).or_insert_with(|| {
             let mut abs = base.join(target).ok()?;
             abs.set_fragment(None);
-            (abs != page && is_candidate_of(&abs, &origin) && !is_action_url(&abs)).then_some(abs)
+            (abs != page && is_candidate(&abs, &origin) && !is_action_url(&abs)).then_some(abs)
         });
         let Some(abs) = abs else { continue };
         if seen.insert(abs.clone()) {

@@ -252,6 +252,11 @@ impl FetchSource {
         (out, ms)
     }
 
+    /// Whether the current slice of work has lasted [`SLICE_MS`].
+    fn slice_spent(&self) -> bool {
+        self.now_ms() - self.yielded_at.get() >= SLICE_MS
+    }
+
     async fn yield_now(&self) {
         yield_to_event_loop().await;
         self.yielded_at.set(self.now_ms());
@@ -321,14 +326,14 @@ impl PageSource for FetchSource {
     /// far it got and the tab handles input and paints.
     async fn pause(&self) {
         self.pauses.set(self.pauses.get() + 1);
-        if self.now_ms() - self.yielded_at.get() >= SLICE_MS {
+        if self.slice_spent() {
             (self.on_step)(Step::Compared(self.pauses.get() - 1));
             self.yield_now().await;
         }
     }
 
     async fn pause_while_loading(&self) {
-        if self.now_ms() - self.yielded_at.get() >= SLICE_MS {
+        if self.slice_spent() {
             self.yield_now().await;
         }
     }

@@ -14,7 +14,6 @@ use super::view::View;
 use super::{check, clear_last, document, install, live_dom, reject, to_js, with_last, Check, Extracted};
 use crate::config::Config;
 use crate::error::ExtractError;
-use crate::extract::template_paths;
 use crate::template_memory::Memory;
 
 /// Most clusters kept per origin: a site rarely has more page layouts, and
@@ -32,7 +31,6 @@ struct Recalled {
     learnt_from: String,
     template_nodes: usize,
     total_nodes: usize,
-    template_paths: Vec<String>,
     /// Parsing the stored memory and the configuration.
     read_ms: f64,
     key_snapshot_ms: f64,
@@ -109,7 +107,6 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
         learnt_from: remembered.learnt_from.clone(),
         template_nodes: template.iter().filter(|t| **t).count(),
         total_nodes: tree.len(),
-        template_paths: template_paths(&tree, &template),
         read_ms: t0 - start,
         key_snapshot_ms: t1 - t0,
         match_ms,
