@@ -43,6 +43,7 @@
   }
 
   async function exportAll() {
+    await coreReady;
     const sites = await store.list();
     if (!sites.length) return say(t('memoryEmpty'), true);
     const json = wasm_bindgen.memory_export(sites.map((s) => s.memory));
@@ -60,6 +61,7 @@
     const file = $('memory-import').files[0];
     if (!file) return;
     try {
+      await coreReady;
       const sites = wasm_bindgen.memory_import(await file.text());
       await store.write(sites);
       say(t('memoryImported', sites.length));

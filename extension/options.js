@@ -7,6 +7,8 @@
 const { t, sentence, localize } = texI18n;
 const $ = (id) => document.getElementById(id);
 const form = $('form');
+/** The core, loading; the memory section (memory-options.js) awaits it too before export and import. */
+const coreReady = wasm_bindgen({ module_or_path: 'tex_bg.wasm' });
 const PRESETS = ['default', 'paper', 'intersection', 'rtdm', 'custom'];
 const FIELDS = [
   { name: 'cs_size', label: 'opt_cs_size', help: 'help_cs_size', min: 1, max: 20, step: 1 },
@@ -94,7 +96,7 @@ function say(text, isError = false) {
 
 async function main() {
   localize();
-  await wasm_bindgen({ module_or_path: 'tex_bg.wasm' });
+  await coreReady;
   build();
   const defaults = preset('default');
   const stored = await storedConfig();

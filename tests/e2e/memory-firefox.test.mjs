@@ -4,7 +4,7 @@
 // only: Firefox asks for the site's permission with a prompt that WebDriver
 // cannot answer.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
@@ -61,6 +61,10 @@ const sitesListed = () => ff.execute(() => [...document.querySelectorAll('#memor
 async function downloaded(name) {
   const file = join(ff.downloads, name);
   for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(100);
+  if (!existsSync(file)) {
+    const message = await ff.execute(() => document.getElementById('memory-message').textContent);
+    assert.fail(`${name} not downloaded; the folder holds [${readdirSync(ff.downloads).join(', ')}]; the page says "${message}"`);
+  }
   await sleep(200);
   const body = readFileSync(file, 'utf8');
   rmSync(file);
