@@ -87,8 +87,9 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let ordered = source.now_ms();
 
     // With the content signal every loaded page is compared: each is
-    // compared as it loads (see `compare_ahead`).
-    let key_words = subtree_words(&key.tree);
+    // compared as it loads (see `compare_ahead`). Without it nothing reads
+    // the key page's words.
+    let key_words = if cfg.content.enabled { subtree_words(&key.tree) } else { Vec::new() };
     let ahead = CompareAhead::new(source, cfg, &key.tree, &key_words);
     let search =
         if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };
