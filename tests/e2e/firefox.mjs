@@ -107,8 +107,19 @@ export async function launchFirefox() {
       const [remaining] = await driver.getAllWindowHandles();
       await driver.switchTo().window(remaining);
     },
+    /**
+     * A real WebDriver click. A tab just opened or switched to may not be laid out yet, and Marionette
+     * then finds no point to click ("could not be scrolled into view"): that is retried for 10 s.
+     */
     async click(selector) {
-      await (await driver.findElement(By.css(selector))).click();
+      for (let end = Date.now() + 10_000; ; await sleep(100)) {
+        try {
+          await (await driver.findElement(By.css(selector))).click();
+          return;
+        } catch (e) {
+          if (e.name !== 'ElementNotInteractableError' || Date.now() > end) throw e;
+        }
+      }
     },
     /** Polls until `selector` matches in the current tab. */
     async waitFor(selector, timeoutMs = 60_000) {
