@@ -9,15 +9,12 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 
 /**
  * Serves `root`; resolves to `{ origin, hits, close() }`. `csp` is sent with
  * every HTML page when given; `routes` maps a path to its own handler
- * `(req, res) => void`; `hits` counts the requests received, `fetches` those a
- * script made with `fetch()` (`Sec-Fetch-Dest: empty`), such as the
- * extraction's loads: a page's own late requests (its icon) are not among them.
+ * `(req, res) => void`; `hits` counts the requests received.
  */
 export async function serve(root, { csp, routes = {} } = {}) {
-  const stats = { hits: 0, fetches: 0 };
+  const stats = { hits: 0 };
   const server = createServer(async (req, res) => {
     stats.hits += 1;
-    if (req.headers['sec-fetch-dest'] === 'empty') stats.fetches += 1;
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (routes[path]) {
       routes[path](req, res);
@@ -44,7 +41,6 @@ export async function serve(root, { csp, routes = {} } = {}) {
   return {
     origin: `http://127.0.0.1:${port}`,
     get hits() { return stats.hits; },
-    get fetches() { return stats.fetches; },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
   };
 }
