@@ -42,7 +42,7 @@ if (!globalThis.texCore) {
     return {
       key_url: r.key_url, template_nodes: r.template_nodes, total_nodes: r.total_nodes, links: r.links,
       cs: r.cs, votes_needed: r.votes_needed, loads: r.loads, fetched: r.fetched, engine,
-      timings: r.timings, key_snapshot_ms: r.key_snapshot_ms, check: r.check ?? null,
+      timings: r.timings, key_snapshot_ms: r.key_snapshot_ms, key_snapshot_kept: r.key_snapshot_kept, check: r.check ?? null,
     };
   }
 
@@ -50,7 +50,7 @@ if (!globalThis.texCore) {
   function summarizeRecall(r, engine) {
     return {
       key_url: r.key_url, template_nodes: r.template_nodes, total_nodes: r.total_nodes, loads: 0, fetched: 0, engine,
-      key_snapshot_ms: r.key_snapshot_ms, check: r.check ?? null, timings: null, cs: null,
+      key_snapshot_ms: r.key_snapshot_ms, key_snapshot_kept: r.key_snapshot_kept, check: r.check ?? null, timings: null, cs: null,
       memory: { similarity: r.similarity, learnt_from: r.learnt_from, read_ms: r.read_ms, match_ms: r.match_ms },
     };
   }

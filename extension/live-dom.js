@@ -87,4 +87,47 @@ globalThis.texLiveDom ??= {
     }
     return [elements, strings.join(''), Int32Array.from(codes)];
   },
+
+  /**
+   * Watches `root`'s document from now on for anything the walk reads: elements, attributes and
+   * text, in the document and in its <template> contents (fragments of their own). Our marks
+   * (`data-tex-` attributes, which no snapshot reads) and our elements (carrying `own`) are not
+   * changes. The handle's `changed()` says whether one happened since; the observer stops at the
+   * first, so a busy page queues no records for long.
+   */
+  watch(root, own) {
+    const ours = (node) => (node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement)?.closest(`[${own}]`) != null;
+    const foreign = (record) => {
+      if (record.type === 'attributes') return !record.attributeName.startsWith('data-tex-') && !ours(record.target);
+      if (ours(record.target)) return false;
+      if (record.type === 'characterData') return true;
+      const ownElement = (node) => node.nodeType === Node.ELEMENT_NODE && node.hasAttribute(own);
+      return ![...record.addedNodes, ...record.removedNodes].every(ownElement);
+    };
+    let changed = false;
+    const observer = new MutationObserver((records) => {
+      if (records.some(foreign)) {
+        changed = true;
+        observer.disconnect();
+      }
+    });
+    const options = { subtree: true, childList: true, attributes: true, characterData: true };
+    const trees = [root.ownerDocument];
+    for (let i = 0; i < trees.length; i++) {
+      observer.observe(trees[i], options);
+      for (const template of trees[i].querySelectorAll('template')) trees.push(template.content);
+    }
+    return {
+      changed() {
+        if (!changed && observer.takeRecords().some(foreign)) {
+          changed = true;
+          observer.disconnect();
+        }
+        return changed;
+      },
+      stop() {
+        observer.disconnect();
+      },
+    };
+  },
 };

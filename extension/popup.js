@@ -30,6 +30,9 @@ function progressText(p) {
   return p?.phase === 'comparing' ? t('progressComparing', p.loaded) : t('progressReading');
 }
 
+/** The Details row of reading this page: a page unchanged since an earlier click is not read again. */
+const keySnapshotRow = (s) => [s.key_snapshot_kept ? 'timingKeySnapshotKept' : 'timingKeySnapshot', s.key_snapshot_ms];
+
 const totalMs = (s) => (s.memory ? s.memory.read_ms + s.memory.match_ms : s.timings.total_ms) + s.key_snapshot_ms;
 
 /** A result recalled from the site's memory: no pages compared, so Details says what served it. */
@@ -40,7 +43,7 @@ function showRecalled(s, pct) {
   show('cs-pages-block', false);
   $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
   $('loads').textContent = t('detailsMemory', s.memory.learnt_from, number(100 * s.memory.similarity, 0), s.engine ?? 'wasm');
-  const rows = [['timingMemoryRead', s.memory.read_ms], ['timingKeySnapshot', s.key_snapshot_ms],
+  const rows = [['timingMemoryRead', s.memory.read_ms], keySnapshotRow(s),
     ['timingMemoryMatch', s.memory.match_ms], ['timingTotal', totalMs(s)]];
   $('timings').tBodies[0].replaceChildren(...rows.map(timingRow));
   show('summary', true);
@@ -72,7 +75,7 @@ function showSummary(s) {
   $('loads').textContent = t('detailsLoads', s.loads, s.fetched, s.engine ?? 'wasm');
   const tm = s.timings;
   const rows = [
-    ['timingKeySnapshot', s.key_snapshot_ms], ['timingFetch', tm.fetch_ms], ['timingParse', tm.parse_ms],
+    keySnapshotRow(s), ['timingFetch', tm.fetch_ms], ['timingParse', tm.parse_ms],
     ['timingSnapshot', tm.snapshot_ms - s.key_snapshot_ms], ['timingLinkOrder', tm.link_order_ms],
     ['timingCsSearch', tm.cs_search_ms], ['timingMapping', tm.mapping_ms], ['timingTotal', totalMs(s)],
   ];

@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../tests/e2e/chromium.mjs';
 import { launchFirefox } from '../tests/e2e/firefox.mjs';
 import { buildBinaries, serveSet } from './bench.mjs';
+import { touchPage } from './page-touch.mjs';
 import { measureMemory } from './perf-memory.mjs';
 
 const PHASES = ['fetch_ms', 'parse_ms', 'snapshot_ms', 'link_order_ms', 'cs_search_ms', 'mapping_ms'];
@@ -130,6 +131,7 @@ async function clickInPopup() {
     ms,
     timings: r.timings,
     key_snapshot_ms: r.key_snapshot_ms,
+    kept: r.key_snapshot_kept,
     loads: r.loads,
     fetched: r.fetched,
     nodes: r.total_nodes,
@@ -174,22 +176,33 @@ async function openSession(browser, keyUrl) {
   return { run, close: async () => { await page.close(); await popup.close(); } };
 }
 
-/** Measures one key page: `runs` interleaved click/limit pairs after one warm-up click. */
+/**
+ * Measures one key page after one warm-up click: `runs` rounds of a click that reads the page (as the
+ * first Extract on a page does), the limit of what it loaded, and a click again on the unchanged page.
+ */
 async function measurePage(browser, keyUrl, runs) {
   const session = await openSession(browser, keyUrl);
-  const click = () => session.run(clickInPopup);
+  // A touched page is read again, as by a first Extract; untouched, a click again keeps the snapshot.
+  const click = async (touch) => {
+    if (touch) await session.run(touchPage);
+    return session.run(clickInPopup);
+  };
   const limit = (urls) => session.run(LIMIT_IN_POPUP, urls);
   try {
-    const warm = await click();
+    const warm = await click(true);
     if (warm.error) return { error: warm.error };
     await limit(warm.urls);
     const clicks = [];
     const limits = [];
+    const again = [];
     for (let i = 0; i < runs; i++) {
-      const c = await click();
+      const c = await click(true);
       if (c.error) return { error: c.error };
       clicks.push(c);
       limits.push(await limit(c.urls));
+      const a = await click(false);
+      if (a.error) return { error: a.error };
+      again.push(a);
     }
     const last = clicks[clicks.length - 1];
     const row = {
@@ -201,9 +214,15 @@ async function measurePage(browser, keyUrl, runs) {
       limit_ms: median(limits),
       core_ms: median(clicks.map((c) => c.timings.total_ms + c.key_snapshot_ms)),
       key_snapshot_ms: median(clicks.map((c) => c.key_snapshot_ms)),
+      again_ms: median(again.map((c) => c.ms)),
+      // Clicks that read the page although told to, and clicks again that kept the snapshot.
+      fresh_reads: clicks.filter((c) => !c.kept).length,
+      kept_again: again.filter((c) => c.kept).length,
+      runs,
     };
     for (const p of PHASES) row[p] = median(clicks.map((c) => c.timings[p]));
     row.ratio = row.click_ms / row.limit_ms;
+    row.again_ratio = row.again_ms / row.limit_ms;
     return row;
   } finally {
     await session.close();
@@ -243,17 +262,24 @@ const f2 = (v) => (Number.isFinite(v) ? v.toFixed(2) : '-');
 function printRows(title, rows) {
   console.log(`\n== ${title} ==`);
   console.log(['page'.padEnd(16), 'nodes'.padStart(7), 'loads'.padStart(5), 'click'.padStart(8), 'limit'.padStart(8),
-    'ratio'.padStart(6), 'core'.padStart(8), 'keysnap'.padStart(8), ...PHASES.map((p) => SHORT[p].padStart(8))].join(' '));
+    'ratio'.padStart(6), 'again'.padStart(8), 'ratio'.padStart(6), 'core'.padStart(8), 'keysnap'.padStart(8),
+    ...PHASES.map((p) => SHORT[p].padStart(8))].join(' '));
   for (const r of rows) {
     if (r.error) { console.log(`${r.site.padEnd(16)} error: ${r.error}`); continue; }
     console.log([r.site.padEnd(16), String(r.nodes).padStart(7), String(r.loads).padStart(5), f1(r.click_ms).padStart(8),
-      f1(r.limit_ms).padStart(8), f2(r.ratio).padStart(6), f1(r.core_ms).padStart(8), f1(r.key_snapshot_ms).padStart(8),
+      f1(r.limit_ms).padStart(8), f2(r.ratio).padStart(6), f1(r.again_ms).padStart(8), f2(r.again_ratio).padStart(6),
+      f1(r.core_ms).padStart(8), f1(r.key_snapshot_ms).padStart(8),
       ...PHASES.map((p) => f1(r[p]).padStart(8))].join(' '));
   }
   const ok = rows.filter((r) => !r.error);
   const ratios = ok.map((r) => r.ratio);
   console.log(`click/limit: median ${f2(median(ratios))}, min ${f2(Math.min(...ratios))}, max ${f2(Math.max(...ratios))}; ` +
     `median click ${f1(median(ok.map((r) => r.click_ms)))} ms, median limit ${f1(median(ok.map((r) => r.limit_ms)))} ms`);
+  const again = ok.map((r) => r.again_ratio);
+  console.log(`again/limit (a click again on the unchanged page, its snapshot kept): median ${f2(median(again))}, ` +
+    `min ${f2(Math.min(...again))}, max ${f2(Math.max(...again))}; snapshot kept in ` +
+    `${ok.reduce((n, r) => n + r.kept_again, 0)} of ${ok.reduce((n, r) => n + r.runs, 0)} clicks again, ` +
+    `page read again in ${ok.reduce((n, r) => n + r.fresh_reads, 0)} of the others`);
 }
 
 function printGrowth(rows) {

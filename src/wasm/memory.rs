@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use super::failure::{text, Failure};
 use super::view::View;
-use super::{check, clear_last, document, install, live_dom, reject, to_js, with_last, Check, Extracted};
+use super::{check, document, install, live_snapshot, reject, take_last, to_js, with_last, Check, Extracted};
 use crate::config::Config;
 use crate::error::ExtractError;
 use crate::template_memory::Memory;
@@ -34,6 +34,8 @@ struct Recalled {
     /// Parsing the stored memory and the configuration.
     read_ms: f64,
     key_snapshot_ms: f64,
+    /// An earlier click read the page and it has not changed since: this one did not read it.
+    key_snapshot_kept: bool,
     /// Finding the cluster and mapping its skeleton onto the page.
     match_ms: f64,
     check: Option<Check>,
@@ -91,14 +93,18 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
     // that is how a user refreshes what was learnt there.
     let Some(clusters) = memory.sites.get_mut(&site) else { return Ok(JsValue::NULL) };
     clusters.retain(|c| c.learnt_from != url.as_str());
-    clear_last(&doc)?;
+    let previous = take_last(&doc)?;
     let t0 = now();
     let root = doc.document_element().ok_or("the page has no elements")?;
-    let (tree, elements) = live_dom::snapshot(&root).ok_or("the page has no elements")?;
+    let (page, kept) = live_snapshot::current(&root, &url, previous).ok_or("the page has no elements")?;
     let t1 = now();
-    let Some((cluster, similarity)) = memory.find(&site, &cfg, &tree) else { return Ok(JsValue::NULL) };
+    let Some((cluster, similarity)) = memory.find(&site, &cfg, &page.tree) else {
+        // The Extract that follows reads the same page.
+        page.keep();
+        return Ok(JsValue::NULL);
+    };
     let remembered = &memory.sites[&site][cluster];
-    let template = remembered.apply(&cfg, &tree);
+    let template = remembered.apply(&cfg, &page.tree);
     let match_ms = now() - t1;
     let out = to_js(&Recalled {
         key_url: url.to_string(),
@@ -106,13 +112,14 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
         similarity,
         learnt_from: remembered.learnt_from.clone(),
         template_nodes: template.iter().filter(|t| **t).count(),
-        total_nodes: tree.len(),
+        total_nodes: page.tree.len(),
         read_ms: t0 - start,
         key_snapshot_ms: t1 - t0,
+        key_snapshot_kept: kept,
         match_ms,
-        check: check(&tree, &template),
+        check: check(&page.tree, &template),
     })?;
-    install(Extracted { url, tree, elements, template, view: View::Original });
+    install(Extracted { url, page: page.served(), template, view: View::Original });
     Ok(out)
 }
 
@@ -125,12 +132,12 @@ pub fn memory_learn(memory_json: &str, config_json: &str) -> Result<JsValue, JsV
     let cfg = read_config(config_json)?;
     with_last(|_, last| {
         let site = last.url.origin().ascii_serialization();
-        while let Some((i, _)) = memory.find(&site, &cfg, &last.tree) {
+        while let Some((i, _)) = memory.find(&site, &cfg, &last.page.tree) {
             memory.sites.get_mut(&site).expect("a found site").remove(i);
         }
         let mut url = last.url.clone();
         url.set_fragment(None);
-        memory.learn(&site, &cfg, &url, &last.tree, &last.template);
+        memory.learn(&site, &cfg, &url, &last.page.tree, &last.template);
         let clusters = memory.sites.get_mut(&site).expect("a learnt site");
         let excess = clusters.len().saturating_sub(MAX_CLUSTERS);
         clusters.drain(..excess);

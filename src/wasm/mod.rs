@@ -5,6 +5,7 @@ mod cancel;
 mod failure;
 pub mod fetch_source;
 pub mod live_dom;
+pub mod live_snapshot;
 mod memory;
 mod save;
 pub mod view;
@@ -26,13 +27,13 @@ use crate::score::{disagreement, has_gold, macro_average, score, Score};
 use cancel::Cancellable;
 use failure::{text, Failure};
 use fetch_source::{FetchSource, Step};
+use live_snapshot::LiveSnapshot;
 use view::View;
 
 /// The last extraction of this page, kept for the views and for saving.
 struct Extracted {
     url: Url,
-    tree: Tree,
-    elements: Vec<Element>,
+    page: LiveSnapshot,
     template: Vec<bool>,
     view: View,
 }
@@ -62,6 +63,8 @@ struct Report<'a> {
     #[serde(flatten)]
     extraction: &'a crate::extract::Extraction,
     key_snapshot_ms: f64,
+    /// An earlier click read the page and it has not changed since: this one did not read it.
+    key_snapshot_kept: bool,
     /// Only for a page with gold marks (a benchmark key page).
     check: Option<Check>,
 }
@@ -167,15 +170,17 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     // document-wide queries then suffice (our own elements, marks on copies),
     // without touching every element, which would also make the browser
     // recompute the page's style before the next outline.
-    LAST.with_borrow_mut(|last| {
-        last.take().map(|l| view::restore(&doc, if l.view == View::Original { &[] } else { &l.elements })).transpose()
-    })?;
+    let previous = LAST.with_borrow_mut(Option::take);
+    if let Some(l) = &previous {
+        view::restore(&doc, if l.view == View::Original { &[] } else { &l.page.elements })?;
+    }
 
     notify(&progress, "snapshot", 0, 0);
     let t0 = performance.now();
     let empty = || sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() }));
     let root = doc.document_element().ok_or_else(empty)?;
-    let (tree, elements) = live_dom::snapshot(&root).ok_or_else(empty)?;
+    let (page, kept) = live_snapshot::current(&root, &url, previous.map(|l| l.page)).ok_or_else(empty)?;
+    let LiveSnapshot { tree, elements, taken } = page;
     let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: performance.now() - t0 };
 
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
@@ -190,18 +195,26 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     });
     let source = Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step));
     let outcome = run_extraction(&cfg, &source, &key).await;
-    if source.cancelled() {
-        return Err(reject(Failure::cancelled()));
-    }
-    let extraction = outcome.map_err(sentence)?;
+    let page = LiveSnapshot { tree: key.tree, elements, taken }.served();
+    let extraction = match outcome {
+        _ if source.cancelled() => {
+            page.keep();
+            return Err(reject(Failure::cancelled()));
+        }
+        Err(e) => {
+            page.keep();
+            return Err(sentence(e));
+        }
+        Ok(extraction) => extraction,
+    };
 
-    let extracted =
-        Extracted { url, tree: key.tree, elements, template: extraction.template.clone(), view: View::Original };
     let out = json_to_js(&Report {
         extraction: &extraction,
         key_snapshot_ms: key.snapshot_ms,
-        check: check(&extracted.tree, &extracted.template),
+        key_snapshot_kept: kept,
+        check: check(&page.tree, &extraction.template),
     });
+    let extracted = Extracted { url, page, template: extraction.template, view: View::Original };
     LAST.with_borrow_mut(|last| *last = Some(extracted));
     out
 }
@@ -218,7 +231,7 @@ fn with_last<T>(f: impl FnOnce(&Document, &mut Extracted) -> Result<T, JsValue>)
 /// whole report: a path per node is too much to build on every click).
 #[wasm_bindgen]
 pub fn template_paths() -> Result<Vec<String>, JsValue> {
-    with_last(|_, l| Ok(crate::extract::template_paths(&l.tree, &l.template)))
+    with_last(|_, l| Ok(crate::extract::template_paths(&l.page.tree, &l.template)))
 }
 
 /// Shows `name` (`original`, `template` or `content`); resolves to the view shown.
@@ -228,14 +241,14 @@ pub fn set_view(name: &str) -> Result<String, JsValue> {
         reject(Failure::new(format!("There is no view called {name}."), "errorNoView", vec![text(name)]))
     })?;
     with_last(|doc, l| {
-        if view == View::Check && !has_gold(&l.tree) {
+        if view == View::Check && !has_gold(&l.page.tree) {
             return Err(reject(Failure::new(
                 "This page has no gold marks (class notTemplate), so there is nothing to check against.",
                 "errorNoGold",
                 vec![],
             )));
         }
-        view::show(doc, &l.tree, &l.elements, &l.template, view)?;
+        view::show(doc, &l.page.tree, &l.page.elements, &l.template, view)?;
         l.view = view;
         Ok(view.name().to_string())
     })
@@ -244,7 +257,7 @@ pub fn set_view(name: &str) -> Result<String, JsValue> {
 /// The template of the last extraction as a standalone HTML document.
 #[wasm_bindgen]
 pub fn template_html() -> Result<String, JsValue> {
-    with_last(|doc, l| save::template_html(doc, &l.tree, &l.template, l.url.as_str()))
+    with_last(|doc, l| save::template_html(doc, &l.page.tree, &l.template, l.url.as_str()))
 }
 
 /// The roots of the page's template regions (`template`: subtrees that are
@@ -265,8 +278,8 @@ pub fn regions(kind: &str) -> Result<js_sys::Array, JsValue> {
         }
     };
     with_last(|_, l| {
-        let roots = view::hidden_roots(&l.tree, &l.template, hidden_by);
-        Ok(roots.iter().zip(&l.elements).filter(|(r, _)| **r).map(|(_, e)| JsValue::from(e)).collect())
+        let roots = view::hidden_roots(&l.page.tree, &l.template, hidden_by);
+        Ok(roots.iter().zip(&l.page.elements).filter(|(r, _)| **r).map(|(_, e)| JsValue::from(e)).collect())
     })
 }
 
@@ -282,14 +295,16 @@ pub fn own_host(tag: &str) -> Result<Element, JsValue> {
 }
 
 /// Template memory's hook: drops the current result and its marks before
-/// the live page is read again. In the original view there are no marks to
-/// remove (and the snapshot skips our own elements), so a page with thousands
-/// of elements is not walked for nothing.
-fn clear_last(doc: &Document) -> Result<(), JsValue> {
-    match LAST.with_borrow_mut(Option::take) {
-        Some(l) if l.view != View::Original => view::restore(doc, &l.elements),
-        _ => Ok(()),
+/// the live page is read again, and hands back its snapshot, which the read
+/// reuses if the page is unchanged. In the original view there are no marks
+/// to remove (and the snapshot skips our own elements), so a page with
+/// thousands of elements is not walked for nothing.
+fn take_last(doc: &Document) -> Result<Option<LiveSnapshot>, JsValue> {
+    let Some(l) = LAST.with_borrow_mut(Option::take) else { return Ok(None) };
+    if l.view != View::Original {
+        view::restore(doc, &l.page.elements)?;
     }
+    Ok(Some(l.page))
 }
 
 /// Template memory's hook: a remembered template becomes the page's current

@@ -202,6 +202,26 @@ test('extracting again from the template view sees the original page and returns
   await Promise.all([page.close(), popup.close()]);
 });
 
+test('Extract again reads the page only if it changed: our views are no change, an added element is', async () => {
+  const expected = nativeExtraction();
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  const report = async () => {
+    assert.equal((await extract(popup)).error, null);
+    return popup.evaluate(() => fullReport());
+  };
+  const first = await report();
+  assert.equal(first.key_snapshot_kept, false, 'the first Extract reads the page');
+  await chooseView(popup, 'content');
+  const again = await report();
+  assert.equal(again.key_snapshot_kept, true, 'the snapshot is kept through our own view');
+  assert.deepEqual(again.template_ids, first.template_ids);
+  await page.evaluate(() => document.querySelector('main').append(document.createElement('p')));
+  const changed = await report();
+  assert.equal(changed.key_snapshot_kept, false, 'a changed page is read again');
+  assert.equal(changed.total_nodes, expected.total_nodes + 1, 'the new snapshot has the added element');
+  await Promise.all([page.close(), popup.close()]);
+});
+
 test('fetch rules: timeout, content type, 404, same-origin redirect followed, cross-origin redirect refused unsent', async () => {
   const servers = await fetchRulesServers();
   const { page, popup } = await openWithPopup(browser, `${servers.tricky.origin}/loads/index.html`);

@@ -90,6 +90,31 @@ async function errorOf(url) {
 
 errorPathTests(test, assert, { errorOf, origin: () => fixtures.origin, restricted: 'about:robots' });
 
+test('Extract again reads the page only if it changed: our views are no change, an added element is', async () => {
+  const expected = nativeExtraction();
+  const { page, popup } = await ff.openWithPopup(site.origin + KEY_PAGE);
+  const report = async () => {
+    const { error, report } = await ff.extract();
+    assert.equal(error, null);
+    return report;
+  };
+  const first = await report();
+  assert.equal(first.key_snapshot_kept, false, 'the first Extract reads the page');
+  await ff.click('[data-view-button="content"]');
+  await ff.waitFor('#view[data-view="content"]');
+  const again = await report();
+  assert.equal(again.key_snapshot_kept, true, 'the snapshot is kept through our own view');
+  assert.deepEqual(again.template_ids, first.template_ids);
+  await ff.switchTo(page);
+  await ff.execute(() => document.querySelector('main').append(document.createElement('p')));
+  await ff.switchTo(popup);
+  const changed = await report();
+  assert.equal(changed.key_snapshot_kept, false, 'a changed page is read again');
+  assert.equal(changed.total_nodes, expected.total_nodes + 1, 'the new snapshot has the added element');
+  await ff.closeTab(popup);
+  await ff.closeTab(page);
+});
+
 test('timings: median of 5 extractions of the demo key page', async (t) => {
   const { page, popup } = await ff.openWithPopup(site.origin + KEY_PAGE);
   const runs = await timeExtractions(5, async () => (await ff.extract()).report);

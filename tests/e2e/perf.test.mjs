@@ -42,6 +42,9 @@ for (const name of ['chromium', 'firefox']) {
         assert.ok(r.loads >= 3 && r.pages_fetched_by_limit === r.loads - 1, `${r.site}: the limit fetched the ${r.loads - 1} candidates loaded`);
         assert.ok(r.click_ms > 0 && r.limit_ms > 0 && r.ratio > 0, `${r.site}: click ${r.click_ms} ms, limit ${r.limit_ms} ms`);
         assert.ok(r.core_ms <= r.click_ms, `${r.site}: the core's phases fit inside the click`);
+        assert.equal(r.fresh_reads, 1, `${r.site}: the click after the page was touched read it again`);
+        assert.equal(r.kept_again, 1, `${r.site}: the click again on the unchanged page kept its snapshot`);
+        assert.ok(r.again_ms > 0 && r.again_ratio > 0);
       }
     } finally {
       await browser.close();

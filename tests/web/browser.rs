@@ -22,6 +22,7 @@ use template_extractor::page_source::PageSource;
 use template_extractor::wasm::fetch_source::{yield_to_event_loop, FetchSource};
 use template_extractor::wasm::live_dom;
 use template_extractor::wasm::live_dom::{mark, OWN};
+use template_extractor::wasm::live_snapshot::{current, LiveSnapshot};
 use template_extractor::wasm::view::{self, View, EMPTIED, HIDDEN, HOLDER, TEMPLATE};
 use url::Url;
 
@@ -199,6 +200,63 @@ fn restore_removes_our_marks_from_copies_the_page_made() {
     }
     copy.remove();
     assert_eq!(root.outer_html(), before);
+}
+
+/// A kept snapshot is used again while the page is unchanged, our own
+/// views included, and never after anything the walk reads has changed.
+/// It counts as read before only once a click answered from it.
+#[wasm_bindgen_test]
+fn a_kept_snapshot_serves_until_the_page_changes() {
+    let doc = parsed(
+        "<html><head><title>t</title></head><body><header>site</header>\
+         <main><p id=p>text</p><template><i>later</i></template></main></body></html>",
+    );
+    let root = doc.document_element().unwrap();
+    snapshot(&root).unwrap();
+    let read = |previous: Option<LiveSnapshot>, url: &str| current(&root, &Url::parse(url).unwrap(), previous).unwrap();
+    let (page, read_before) = read(None, "http://s.org/a");
+    assert!(!read_before, "nothing was kept before");
+    page.keep();
+    let (page, read_before) = read(None, "http://s.org/a");
+    assert!(!read_before, "kept aside by a call that answered no click (template memory found nothing)");
+    let first = page.elements[0].clone();
+    let (page, read_before) = read(Some(page.served()), "http://s.org/a#top");
+    assert!(read_before && page.elements[0] == first, "an unchanged page under another fragment is the same page");
+
+    let template = all_but_main(&page.tree);
+    for v in [View::Content, View::Template, View::Original] {
+        view::show(&doc, &page.tree, &page.elements, &template, v).unwrap();
+    }
+    let (page, read_before) = read(Some(page), "http://s.org/a");
+    assert!(read_before, "our marks and stylesheet are not changes");
+    let (page, read_before) = read(Some(page), "http://s.org/b");
+    assert!(!read_before, "another address is another page");
+
+    let p = doc.get_element_by_id("p").unwrap();
+    let changes: [(&str, Box<dyn Fn()>); 4] = [
+        ("an attribute", Box::new(|| p.set_attribute("class", "lead").unwrap())),
+        ("a text", Box::new(|| p.first_child().unwrap().set_node_value(Some("other")))),
+        ("an element", Box::new(|| p.append_child(&doc.create_element("b").unwrap()).map(drop).unwrap())),
+        (
+            "a template's content",
+            Box::new(|| {
+                let template = doc.query_selector("template").unwrap().unwrap();
+                let content = template.unchecked_into::<web_sys::HtmlTemplateElement>().content();
+                content.first_element_child().unwrap().set_attribute("title", "x").unwrap();
+            }),
+        ),
+    ];
+    let mut page = Some(page.served());
+    for (what, change) in changes {
+        let (unchanged, read_before) = read(page.take(), "http://s.org/b");
+        assert!(read_before, "before {what} changed");
+        let before = describe(&unchanged.tree);
+        change();
+        let (fresh, read_before) = read(Some(unchanged), "http://s.org/b");
+        assert!(!read_before, "after {what} changed the page is read again");
+        assert_ne!(describe(&fresh.tree), before, "{what}: the new snapshot sees the change");
+        page = Some(fresh.served());
+    }
 }
 
 /// 100,000 identical siblings map completely onto themselves on wasm32 too:
