@@ -9,9 +9,16 @@
 export async function touchPage() {
   const api = globalThis.browser ?? globalThis.chrome;
   const { id } = await targetTab();
-  const func = () => {
+  const func = async () => {
     document.documentElement.setAttribute('data-perf-touch', '');
     document.documentElement.removeAttribute('data-perf-touch');
+    // The click then starts on a settled page, as a click again starts after the limit: the observer
+    // has seen the change, and a frame has been painted (a hidden tab paints none: 100 ms at most).
+    await new Promise((done) => setTimeout(done, 0));
+    await new Promise((done) => {
+      requestAnimationFrame(() => setTimeout(done, 0));
+      setTimeout(done, 100);
+    });
   };
   await api.scripting.executeScript({ target: { tabId: id }, func });
 }
