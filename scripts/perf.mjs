@@ -215,7 +215,7 @@ async function measurePage(browser, keyUrl, runs) {
       core_ms: median(clicks.map((c) => c.timings.total_ms + c.key_snapshot_ms)),
       key_snapshot_ms: median(clicks.map((c) => c.key_snapshot_ms)),
       again_ms: median(again.map((c) => c.ms)),
-      // Clicks that read the page although told to, and clicks again that kept the snapshot.
+      // Touched clicks that read the page, and clicks again that kept the snapshot: each should be `runs`.
       fresh_reads: clicks.filter((c) => !c.kept).length,
       kept_again: again.filter((c) => c.kept).length,
       runs,
