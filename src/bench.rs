@@ -27,6 +27,10 @@ pub enum BenchError {
 pub struct SiteInfo {
     pub id: String,
     pub key: String,
+    /// The site's kind (docs, news, shop…): what leave-one-genre-out
+    /// cross-validation holds out together.
+    #[serde(default)]
+    pub genre: String,
     #[serde(skip)]
     pub dir: PathBuf,
 }
@@ -68,6 +72,7 @@ pub fn read_set(dir: &Path) -> Result<Vec<SiteInfo>, BenchError> {
 #[derive(Clone, Debug, Serialize)]
 pub struct SiteResult {
     pub site: String,
+    pub genre: String,
     pub key: String,
     #[serde(flatten)]
     pub score: Score,
@@ -85,6 +90,7 @@ pub fn run_site(cfg: &Config, site: &SiteInfo) -> SiteResult {
     let url = source.url_of(&site.key);
     let mut r = SiteResult {
         site: site.id.clone(),
+        genre: site.genre.clone(),
         key: site.key.clone(),
         score: Score::default(),
         loads: 0,
@@ -138,6 +144,20 @@ pub fn run_set(name: &str, cfg: &Config, sites: &[SiteInfo]) -> ConfigRun {
         mean_total_ms: results.iter().map(|r| r.timings.total_ms).sum::<f64>() / n,
         sites: results,
     }
+}
+
+/// The baseline every method must beat: every node of every key page
+/// called template (content F1 0 by construction).
+pub fn everything_is_template(sites: &[SiteInfo]) -> MacroAverage {
+    let scores: Vec<Score> = sites
+        .iter()
+        .filter_map(|site| {
+            let source = SiteFolder::new(&site.dir, usize::MAX);
+            let key = futures::executor::block_on(source.load(&source.url_of(&site.key))).ok()?;
+            Some(score(&key.tree, &vec![true; key.tree.len()]))
+        })
+        .collect();
+    macro_average(&scores)
 }
 
 /// Template memory on one site: learn from other pages of the site, then

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use template_extractor::bench::{read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
+use template_extractor::bench::{everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
 use template_extractor::config::{Config, PRESETS};
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
@@ -185,17 +185,17 @@ fn pct(v: f64) -> String {
 fn print_run(run: &ConfigRun) {
     println!("\n== {} ==", run.name);
     println!(
-        "{:<12} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9}",
-        "site", "nodes", "gold", "retr", "recall", "prec", "F1", "loads", "CS", "ms"
+        "{:<14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9}",
+        "site", "nodes", "gold", "retr", "recall", "prec", "F1", "cF1", "loads", "CS", "ms"
     );
     for r in &run.sites {
         if let Some(e) = &r.error {
-            println!("{:<12} error: {e}", r.site);
+            println!("{:<14} error: {e}", r.site);
             continue;
         }
         let s = &r.score;
         println!(
-            "{:<12} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9.1}",
+            "{:<14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9.1}",
             r.site,
             s.nodes,
             s.gold,
@@ -203,6 +203,7 @@ fn print_run(run: &ConfigRun) {
             pct(s.recall),
             pct(s.precision),
             pct(s.f1),
+            pct(s.content_f1),
             r.loads,
             r.cs_size,
             r.timings.total_ms
@@ -210,7 +211,7 @@ fn print_run(run: &ConfigRun) {
     }
     let a = &run.average;
     println!(
-        "{:<12} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>5.1} {:>4} {:>9.1}",
+        "{:<14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>5.1} {:>4} {:>9.1}",
         "macro avg",
         "",
         "",
@@ -218,6 +219,7 @@ fn print_run(run: &ConfigRun) {
         pct(a.recall),
         pct(a.precision),
         pct(a.f1),
+        pct(a.content_f1),
         run.mean_loads,
         "",
         run.mean_total_ms
@@ -243,21 +245,41 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
     for r in &runs {
         print_run(r);
     }
-    println!("\n{:<14} {:>7} {:>7} {:>7} {:>6} {:>9}", "config", "recall", "prec", "F1", "loads", "ms/site");
+    println!(
+        "\n{:<24} {:>7} {:>7} {:>7} {:>7} {:>6} {:>9}",
+        "config", "recall", "prec", "F1", "cF1", "loads", "ms/site"
+    );
     for r in &runs {
         let a = &r.average;
         println!(
-            "{:<14} {:>7} {:>7} {:>7} {:>6.1} {:>9.1}",
+            "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6.1} {:>9.1}",
             r.name,
             pct(a.recall),
             pct(a.precision),
             pct(a.f1),
+            pct(a.content_f1),
             r.mean_loads,
             r.mean_total_ms
         );
     }
+    let everything = everything_is_template(&sites);
+    println!(
+        "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6} {:>9}",
+        "everything is template",
+        pct(everything.recall),
+        pct(everything.precision),
+        pct(everything.f1),
+        pct(everything.content_f1),
+        "-",
+        "-"
+    );
+    println!("(F1: template F1; cF1: content F1, the not-template class a reader of the Content view sees)");
     if let Some(path) = json {
-        let report = serde_json::json!({ "set": set.display().to_string(), "runs": runs });
+        let report = serde_json::json!({
+            "set": set.display().to_string(),
+            "runs": runs,
+            "everything_is_template": everything,
+        });
         write(&path, &serde_json::to_string_pretty(&report).expect("json"))?;
         println!("wrote {}", path.display());
     }
