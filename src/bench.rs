@@ -188,7 +188,7 @@ pub const MEMORY_PAGES: usize = 4;
 
 /// Runs the memory check on one site.
 pub fn run_memory_check(cfg: &Config, site: &SiteInfo) -> MemoryCheck {
-    use crate::hyperlink::page_links;
+    use crate::hyperlink::{page_links, same_document};
     use crate::link_order::sort_links;
     use crate::template_memory::Memory;
 
@@ -216,7 +216,7 @@ pub fn run_memory_check(cfg: &Config, site: &SiteInfo) -> MemoryCheck {
             if check.learnt.len() == MEMORY_PAGES {
                 break;
             }
-            if same_page(&link.url, &key.url) {
+            if same_document(&link.url, &key.url) {
                 continue;
             }
             let Ok(page) = source.load(&link.url).await else { continue };
@@ -239,12 +239,6 @@ pub fn run_memory_check(cfg: &Config, site: &SiteInfo) -> MemoryCheck {
         check.error = Some(e);
     }
     check
-}
-
-/// Whether two URLs name the same file of a site folder (`/a/` is `/a/index.html`).
-fn same_page(a: &url::Url, b: &url::Url) -> bool {
-    let file = |u: &url::Url| u.path().trim_end_matches("index.html").trim_end_matches(".html").to_string();
-    file(a) == file(b)
 }
 
 #[cfg(test)]
@@ -270,13 +264,5 @@ mod tests {
         let memory = checks.iter().map(|c| c.reused.unwrap_or(c.full).f1).sum::<f64>() / n;
         let full = checks.iter().map(|c| c.full.f1).sum::<f64>() / n;
         assert!((memory - full).abs() <= 0.01, "memory {memory:.4} vs full {full:.4}");
-    }
-
-    #[test]
-    fn a_folder_index_is_the_same_page_as_its_directory() {
-        let u = |p: &str| url::Url::parse("http://site.local/").unwrap().join(p).unwrap();
-        assert!(same_page(&u("news/"), &u("news/index.html")));
-        assert!(same_page(&u("about"), &u("about.html")));
-        assert!(!same_page(&u("news/a"), &u("news/index.html")));
     }
 }

@@ -35,6 +35,16 @@ pub struct LoadRecord {
     pub snapshot_ms: f64,
 }
 
+impl LoadRecord {
+    /// The record of one attempted load of `url`.
+    pub fn of(url: Url, result: &Result<LoadedPage, LoadError>) -> Self {
+        match result {
+            Ok(p) => Self { url, error: None, fetch_ms: p.fetch_ms, parse_ms: p.parse_ms, snapshot_ms: p.snapshot_ms },
+            Err(e) => Self { url, error: Some(e.clone()), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 },
+        }
+    }
+}
+
 /// The result of Alg. 2.
 #[derive(Debug)]
 pub struct CsSearch {
@@ -161,26 +171,17 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
         done[next] = true;
         let i = pages.len();
         let url = sorted_links[next].url.clone();
-        let (record, page, links) = match result {
+        let record = LoadRecord::of(url, &result);
+        let (page, links) = match result {
             Ok(page) => {
                 let links: HashSet<usize> = page_links(&page.tree, &page.url)
                     .iter()
                     .filter_map(|l| link_index.get(&l.url).copied())
                     .filter(|&j| j != next)
                     .collect();
-                let record = LoadRecord {
-                    url,
-                    error: None,
-                    fetch_ms: page.fetch_ms,
-                    parse_ms: page.parse_ms,
-                    snapshot_ms: page.snapshot_ms,
-                };
-                (record, Some(page), links)
+                (Some(page), links)
             }
-            Err(e) => {
-                let record = LoadRecord { url, error: Some(e), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 };
-                (record, None, HashSet::new())
-            }
+            Err(_) => (None, HashSet::new()),
         };
         for &l in &links {
             indegree[l] += 1;

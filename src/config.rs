@@ -97,11 +97,15 @@ pub struct Content {
     /// least this share of the best-agreeing page's (`layout_agreement`);
     /// 0 keeps the CS as found.
     pub layout_ratio: f64,
+    /// When fewer than `votes` loaded pages share the key page's layout,
+    /// at most this many more pages that follow the key's URL pattern are
+    /// loaded to find some (`extract::load_layout_peers`).
+    pub peer_loads: usize,
 }
 
 impl Default for Content {
     fn default() -> Self {
-        Self { enabled: true, min_share: 0.5, parent_share: 0.7, frame_share: 0.95, layout_ratio: 0.5 }
+        Self { enabled: true, min_share: 0.5, parent_share: 0.7, frame_share: 0.95, layout_ratio: 0.5, peer_loads: 3 }
     }
 }
 

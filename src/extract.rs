@@ -1,6 +1,8 @@
 //! One extraction from start to end: the key page's links, their order,
 //! the complete subdigraph, the mappings and the votes.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 use url::Url;
 
@@ -9,7 +11,7 @@ use crate::complete_subdigraph::{find_cs, CsKind, LoadRecord};
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
 use crate::error::ExtractError;
-use crate::hyperlink::page_links;
+use crate::hyperlink::{page_links, same_url_pattern, PageLink};
 use crate::layout_agreement::{self, Agreement};
 use crate::link_order::sort_links;
 use crate::mapping::Mapping;
@@ -98,8 +100,13 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         return Err(ExtractError::NoCandidates(search.loads));
     }
 
-    let (records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();
-    let compared: Vec<Option<Mapping>> = records.iter().map(|r| ahead.take(&r.url)).collect();
+    let (mut records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();
+    let mut compared: Vec<Option<Mapping>> = records.iter().map(|r| ahead.take(&r.url)).collect();
+    if cfg.content.enabled {
+        let mut pages = Processed { records: &mut records, loaded: &mut loaded, compared: &mut compared };
+        load_layout_peers(cfg, &ahead, key, &sorted, &mut pages).await;
+    }
+    let extra_loads = records.len() - search.loads;
     let (voters, mappings) = vote_pages(cfg, source, key, &search.members, &loaded, compared).await;
     let candidates: Vec<LoadedPage> = voters.iter().map(|&i| loaded[i].take().expect("voters loaded")).collect();
     let template = template(cfg, &key.tree, &mappings);
@@ -127,8 +134,8 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
             pages: candidates.iter().map(|c| c.url.clone()).collect(),
         },
         votes_needed: votes_needed(cfg, candidates.len()),
-        loads: search.loads + 1,
-        fetched: search.fetched,
+        loads: search.loads + extra_loads + 1,
+        fetched: search.fetched + extra_loads,
         load_log: records,
         template,
         timings,
@@ -160,22 +167,96 @@ async fn vote_pages<S: PageSource>(
         return (members.to_vec(), mappings);
     }
     let mut mappings = compared;
-    let usable: Vec<usize> = (0..loaded.len()).filter(|&i| mappings[i].is_some()).collect();
-    let agreements: Vec<Agreement> = usable
-        .iter()
-        .map(|&i| Agreement {
-            in_cs: members.contains(&i),
-            share: mappings[i].as_ref().map_or(0.0, |m| m.len() as f64 / key.len() as f64),
-            itself: loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
-                && mappings[i].as_ref().is_some_and(|m| m.len() == key.len()),
-        })
-        .collect();
-    let chosen: Vec<usize> = layout_agreement::voters(&agreements, cfg.cs_size, cfg.content.layout_ratio)
+    let (usable, agreements, core) = agreements(key_page, members, loaded, &mappings);
+    let chosen: Vec<usize> = layout_agreement::voters(&agreements, core, cfg.cs_size, cfg.content.layout_ratio)
         .into_iter()
         .map(|v| usable[v])
         .collect();
     let chosen_mappings = chosen.iter().map(|&i| mappings[i].take().expect("voters loaded")).collect();
     (chosen, chosen_mappings)
+}
+
+/// The pages processed so far, side by side: each attempted load's record,
+/// its page when it loaded, and the key page's comparison with it.
+struct Processed<'a> {
+    records: &'a mut Vec<LoadRecord>,
+    loaded: &'a mut Vec<Option<LoadedPage>>,
+    compared: &'a mut Vec<Option<Mapping>>,
+}
+
+/// Each compared page's agreement with the key page ([`layout_agreement`]),
+/// as (indexes of the compared pages, their agreements, the core share).
+fn agreements(
+    key_page: &LoadedPage,
+    members: &[usize],
+    loaded: &[Option<LoadedPage>],
+    compared: &[Option<Mapping>],
+) -> (Vec<usize>, Vec<Agreement>, f64) {
+    let key = &key_page.tree;
+    let usable: Vec<usize> = (0..loaded.len()).filter(|&i| compared[i].is_some()).collect();
+    let agreements = usable
+        .iter()
+        .map(|&i| {
+            let m = compared[i].as_ref().expect("usable");
+            Agreement {
+                in_cs: members.contains(&i),
+                share: m.len() as f64 / key.len() as f64,
+                itself: loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
+                    && m.len() == key.len(),
+            }
+        })
+        .collect();
+    let core = core_share(key, usable.iter().map(|&i| compared[i].as_ref().expect("usable")));
+    (usable, agreements, core)
+}
+
+/// When fewer than `votes` loaded pages share the key page's layout (the CS
+/// held listings, say, around an article), loads the next links that follow
+/// the key page's URL pattern, a few at a time, until enough do or
+/// `peer_loads` more pages were tried. Each is compared as it loads.
+async fn load_layout_peers<S: PageSource>(
+    cfg: &Config,
+    ahead: &CompareAhead<'_, S>,
+    key_page: &LoadedPage,
+    sorted: &[PageLink],
+    pages: &mut Processed<'_>,
+) {
+    let tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
+    let mut next = sorted.iter().filter(|l| !tried.contains(&l.url) && same_url_pattern(&l.url, &key_page.url));
+    let mut budget = cfg.content.peer_loads;
+    while budget > 0 {
+        let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
+        let found = layout_agreement::peers(&agreements, core, cfg.content.layout_ratio).len();
+        let wanted = cfg.votes.saturating_sub(found).min(budget);
+        let batch: Vec<&PageLink> = next.by_ref().take(wanted).collect();
+        if batch.is_empty() {
+            break;
+        }
+        budget -= batch.len();
+        let results = futures::future::join_all(batch.iter().map(|l| ahead.load(&l.url))).await;
+        for (link, result) in batch.into_iter().zip(results) {
+            pages.records.push(LoadRecord::of(link.url.clone(), &result));
+            pages.compared.push(ahead.take(&link.url));
+            pages.loaded.push(result.ok());
+        }
+    }
+}
+
+/// Share of the key page's nodes that every mapping keeps: the part of the
+/// template all loaded pages share, whatever their layout.
+fn core_share<'a>(key: &Tree, mappings: impl Iterator<Item = &'a Mapping>) -> f64 {
+    let mut core = vec![true; key.len()];
+    let mut any = false;
+    for m in mappings {
+        any = true;
+        for (i, c) in core.iter_mut().enumerate() {
+            *c &= m.is_mapped(NodeId(i as u32));
+        }
+    }
+    if !any {
+        return 0.0;
+    }
+    core.iter().filter(|&&c| c).count() as f64 / key.len() as f64
 }
 
 /// Loads the key page through the source, then extracts.

@@ -80,6 +80,44 @@ pub fn normalize(url: &Url) -> Url {
     u
 }
 
+/// The path a static server or CMS serves one document under: a directory
+/// index file name, a `.html` ending and a trailing slash dropped, so `/a/`,
+/// `/a`, `/a/index.html` and `/a.html` compare equal.
+fn document_path(url: &Url) -> &str {
+    let path = url.path().trim_end_matches('/');
+    let file = path.rsplit('/').next().unwrap_or("");
+    let stem = file.split_once('.').map_or(file, |(stem, _)| stem);
+    let index = matches!(stem, "index" | "default") && file.contains('.');
+    let path = if index { &path[..path.len() - file.len()] } else { path };
+    let path = path.trim_end_matches('/');
+    path.strip_suffix(".html").or_else(|| path.strip_suffix(".htm")).unwrap_or(path)
+}
+
+/// Whether `link` names the page at `page` under another form: the same
+/// document path ([`document_path`]) and the same query, or any query when
+/// the page has none (a sort, a filter, a review tab or a variant of the same
+/// document). Such a page is the key page again: compared with itself, it
+/// would vote for everything, content included.
+pub fn same_document(link: &Url, page: &Url) -> bool {
+    link.origin() == page.origin()
+        && document_path(link) == document_path(page)
+        && (page.query().is_none() || link.query() == page.query())
+}
+
+/// Whether `link` follows the URL pattern of `page`: as many path segments,
+/// the same ones but for the last, a number standing for any number (`/shop/x/`
+/// and `/shop/y/`, `/node/12.html` and `/node/57.html`, `/2019/12/a/` and
+/// `/2007/05/b/`). Sites name pages of one layout alike, so such a link is
+/// the likeliest page of the key's layout; only a comparison can tell.
+pub fn same_url_pattern(link: &Url, page: &Url) -> bool {
+    let segments = |u: &Url| document_path(u).split('/').skip(1).map(str::to_string).collect::<Vec<_>>();
+    let (a, b) = (segments(link), segments(page));
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    link.origin() == page.origin()
+        && a.len() == b.len()
+        && a.iter().zip(&b).rev().skip(1).all(|(x, y)| x == y || (number(x) && number(y)))
+}
+
 /// Whether a URL is a page of the page's origin worth loading.
 fn is_candidate(url: &Url, origin: &Origin) -> bool {
     if !matches!(url.scheme(), "http" | "https") || url.origin() != *origin {
@@ -92,8 +130,9 @@ fn is_candidate(url: &Url, origin: &Origin) -> bool {
 }
 
 /// getLinks (Alg. 2): the page's distinct same-origin http(s) links in
-/// document order, resolved against the document's base URL, fragments removed, self links, non-HTML files and links
-/// the fetch policy refuses dropped.
+/// document order, resolved against the document's base URL, fragments
+/// removed; links to the page itself ([`same_document`]), non-HTML files and
+/// links the fetch policy refuses dropped.
 ///
 /// Resolving and judging a URL is what costs, and pages repeat their hrefs
 /// (menus in header and footer, an index's anchors into one page): each
@@ -115,7 +154,7 @@ pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
         let abs = resolved.entry(target).or_insert_with(|| {
             let mut abs = base.join(target).ok()?;
             abs.set_fragment(None);
-            (abs != page && is_candidate(&abs, &origin) && !is_action_url(&abs)).then_some(abs)
+            (!same_document(&abs, &page) && is_candidate(&abs, &origin) && !is_action_url(&abs)).then_some(abs)
         });
         let Some(abs) = abs else { continue };
         if seen.insert(abs.clone()) {
@@ -174,6 +213,31 @@ mod tests {
         let key = Url::parse("http://s.org/dir/index.html").unwrap();
         let links: Vec<String> = page_links(&t, &key).iter().map(|l| l.url.to_string()).collect();
         assert_eq!(links, ["http://s.org/dir/b.html", "http://s.org/c/", "http://s.org/up.html"]);
+    }
+
+    #[test]
+    fn links_to_the_page_under_another_form_are_the_page_itself() {
+        let t = tree(
+            "html( body( a[href=/shop/x/] a[href=/shop/x] a[href=/shop/x/?rating=5] a[href=/shop/x/index.php] \
+             a[href=/shop/y/] a[href=/shop/y/?rating=5] a[href=/shop/x.html] a[href=/shop/] ) )",
+        );
+        let key = Url::parse("http://s.org/shop/x/index.html").unwrap();
+        let links: Vec<String> = page_links(&t, &key).iter().map(|l| l.url.path().to_string()).collect();
+        assert_eq!(links, ["/shop/y/", "/shop/y/", "/shop/"], "another product and its view, and the shop");
+        let wiki = |q: &str| Url::parse(&format!("http://s.org/index.php?title={q}")).unwrap();
+        assert!(!same_document(&wiki("B"), &wiki("A")), "a page named by its query is another page");
+        assert!(same_document(&wiki("A"), &wiki("A")));
+    }
+
+    #[test]
+    fn pages_named_alike_follow_one_url_pattern() {
+        let u = |p: &str| Url::parse(&format!("http://s.org{p}")).unwrap();
+        assert!(same_url_pattern(&u("/shop/y/"), &u("/shop/x/index.html")));
+        assert!(same_url_pattern(&u("/node/57.html"), &u("/node/12.html")));
+        assert!(same_url_pattern(&u("/2019/12/a/"), &u("/2007/05/b/index.html")));
+        assert!(!same_url_pattern(&u("/shop/"), &u("/shop/x/")), "a level up");
+        assert!(!same_url_pattern(&u("/blog/a/"), &u("/shop/x/")), "another section");
+        assert!(!same_url_pattern(&u("/2019/12/"), &u("/2007/05/b/")));
     }
 
     #[test]

@@ -1,39 +1,60 @@
 //! Which loaded pages share the key page's layout?
 //!
 //! Mutual links make a complete subdigraph likely to share the template, not
-//! certain: an archive's message page and its index pages link to each
-//! other but are built differently, and the indexes then outvote the only
-//! message page in the CS. Every page loaded during the search has been
-//! parsed anyway, so the agreement of each with the key page is free to
-//! measure: the share of the key's nodes its (content-checked) mapping
-//! keeps. Zeleny & Burget cluster a site's pages by template the same way;
-//! here only the key page's cluster matters, so a threshold relative to the
-//! best-agreeing page is enough.
+//! certain: an article links to the home page and to its category listing,
+//! which link to each other, and these listings then outvote the article's
+//! own frame (share bar, byline, comments box). Every page loaded during the
+//! search has been parsed and compared anyway, so the agreement of each with
+//! the key page is free to measure: the share of the key's nodes its
+//! (content-checked) mapping keeps. Zeleny & Burget cluster a site's pages
+//! by template the same way; here only the key page's cluster matters.
+//!
+//! On real sites the site-wide template is most of every page, so raw
+//! shares differ little between an article and a listing. What tells them
+//! apart is the part above the *core*, the key nodes every loaded page
+//! keeps: a page of the key's layout also keeps the layout's own frame.
 
-/// One loaded page: whether the CS search chose it, and its agreement.
+/// One loaded page's agreement with the key page.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Agreement {
+    /// The complete subdigraph search chose it.
     pub in_cs: bool,
     /// Share of the key page's nodes mapped into this page, 0 to 1.
     pub share: f64,
-    /// The key page itself (or a copy), reached through a link to its own
-    /// address or an alias of it: it agrees fully by definition, so it
-    /// neither sets the bar nor is held to it.
+    /// The key page itself (or a copy), reached through an address the
+    /// links do not reveal as its own: it agrees fully by definition, so it
+    /// neither sets the bar nor votes (it would vote for the content too).
     pub itself: bool,
 }
 
-/// The pages that vote, as indexes into `pages`: the CS members that share
-/// the key page's layout (agreement at least `ratio` of the best loaded
-/// page's), topped up to `wanted` with the best-agreeing other loaded pages
-/// of that layout. With `ratio` 0 this is exactly the CS.
-pub fn voters(pages: &[Agreement], wanted: usize, ratio: f64) -> Vec<usize> {
+/// Below this spread between the core and the best page, as a share of the
+/// best page's share, every loaded page is taken as one layout: there is no
+/// layout-specific frame to tell by, only noise.
+const ONE_LAYOUT_SPREAD: f64 = 0.05;
+
+/// The pages of the key page's layout, as indexes into `pages`, CS members
+/// first, then in the order they were loaded (the method's own order: the
+/// best-agreeing pages are often those that share content too, such as the
+/// same related products):
+/// their share above `core` (the share every page keeps) is at least
+/// `ratio` of the best page's.
+pub fn peers(pages: &[Agreement], core: f64, ratio: f64) -> Vec<usize> {
     let best = pages.iter().filter(|p| !p.itself).map(|p| p.share).fold(0.0, f64::max);
-    let alike = |p: &Agreement| p.itself || p.share >= ratio * best;
-    let mut chosen: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].in_cs && alike(&pages[i])).collect();
-    let mut others: Vec<usize> = (0..pages.len()).filter(|&i| !pages[i].in_cs && alike(&pages[i])).collect();
-    others.sort_by(|&a, &b| pages[b].share.total_cmp(&pages[a].share).then(a.cmp(&b)));
-    let missing = wanted.saturating_sub(chosen.len());
-    chosen.extend(others.into_iter().take(missing));
+    let spread = best - core;
+    let mut peers: Vec<usize> = (0..pages.len())
+        .filter(|&i| !pages[i].itself && (spread < ONE_LAYOUT_SPREAD * best || pages[i].share - core >= ratio * spread))
+        .collect();
+    peers.sort_by_key(|&i| (!pages[i].in_cs, i));
+    peers
+}
+
+/// The pages that vote, as indexes into `pages` in processing order: the
+/// first `wanted` [`peers`]. Pages of another layout never vote,
+/// even when that leaves fewer voters: they would outvote the key's own
+/// frame. Copies of the key never vote.
+pub fn voters(pages: &[Agreement], core: f64, wanted: usize, ratio: f64) -> Vec<usize> {
+    let mut chosen = peers(pages, core, ratio);
+    chosen.truncate(wanted);
     chosen.sort_unstable();
     chosen
 }
@@ -42,27 +63,39 @@ pub fn voters(pages: &[Agreement], wanted: usize, ratio: f64) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    fn page(in_cs: bool, share: f64) -> Agreement {
-        Agreement { in_cs, share, itself: false }
+    fn page(share: f64) -> Agreement {
+        Agreement { in_cs: false, share, itself: false }
     }
 
     #[test]
-    fn candidates_of_a_different_layout_give_way_to_loaded_pages_of_the_key_pages_layout() {
-        let pages = [page(true, 0.41), page(true, 0.05), page(false, 0.40), page(true, 0.05), page(false, 0.04)];
-        assert_eq!(voters(&pages, 3, 0.5), vec![0, 2], "the two index pages are dropped, the other message page joins");
+    fn listings_that_share_only_the_core_give_way_to_pages_of_the_key_pages_layout() {
+        // Home and category listing keep the site-wide core (0.44); the
+        // articles keep the article frame too.
+        let pages = [page(0.44), page(0.85), page(0.43), page(0.80), page(0.45)];
+        assert_eq!(peers(&pages, 0.43, 0.5), vec![1, 3]);
+        assert_eq!(voters(&pages, 0.43, 3, 0.5), vec![1, 3], "the articles alone");
     }
 
     #[test]
-    fn a_cs_of_one_layout_stays_as_it_is() {
-        let pages = [page(true, 0.35), page(false, 0.60), page(true, 0.30), page(true, 0.33)];
-        assert_eq!(voters(&pages, 3, 0.5), vec![0, 2, 3], "no loaded page is added while the CS is full");
-        assert_eq!(voters(&pages, 3, 0.0), vec![0, 2, 3]);
+    fn the_complete_subdigraph_goes_first_among_peers() {
+        let mut pages = [page(0.9), page(0.8), page(0.85), page(0.3)];
+        pages[1].in_cs = true;
+        pages[2].in_cs = true;
+        assert_eq!(peers(&pages, 0.3, 0.5), vec![1, 2, 0]);
+        assert_eq!(voters(&pages, 0.3, 2, 0.5), vec![1, 2], "the best-agreeing page may share content too");
     }
 
     #[test]
-    fn a_partial_cs_is_topped_up_with_the_best_agreeing_pages() {
-        let pages = [page(true, 0.5), page(false, 0.3), page(false, 0.45), page(true, 0.45), page(false, 0.44)];
-        assert_eq!(voters(&pages, 3, 0.5), vec![0, 2, 3]);
-        assert_eq!(voters(&pages, 4, 0.5), vec![0, 2, 3, 4]);
+    fn pages_of_one_layout_are_all_peers() {
+        let pages = [page(0.160), page(0.161), page(0.158), page(0.16)];
+        assert_eq!(peers(&pages, 0.158, 0.5), vec![0, 1, 2, 3]);
+        assert_eq!(voters(&pages, 0.158, 3, 0.5), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn a_copy_of_the_key_page_never_votes() {
+        let copy = Agreement { in_cs: true, share: 1.0, itself: true };
+        let pages = [copy, page(0.5), page(0.45), page(0.4)];
+        assert_eq!(voters(&pages, 0.3, 3, 0.5), vec![1, 2, 3], "the copy gives way to the next page of the layout");
     }
 }
