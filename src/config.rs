@@ -105,7 +105,7 @@ pub struct Content {
 
 impl Default for Content {
     fn default() -> Self {
-        Self { enabled: true, min_share: 0.5, parent_share: 0.7, frame_share: 0.95, layout_ratio: 0.5, peer_loads: 3 }
+        Self { enabled: true, min_share: 0.7, parent_share: 0.7, frame_share: 0.95, layout_ratio: 0.3, peer_loads: 3 }
     }
 }
 
