@@ -125,129 +125,67 @@ pub fn keep_repeated_content(
     let r = recurrence(key, key_words, candidate, mapping);
     let unrepeated = |n: NodeId| r.words[n.index()] - r.recurring[n.index()];
     let page_unrepeated = unrepeated(NodeId::ROOT);
+    let items = content_items(rule, key, &r);
     let mut evidence = vec![false; key.len()];
     for (id, node) in key.nodes().collect::<Vec<_>>().into_iter().rev() {
         let Some(share) = r.share(id) else { continue };
         let repeated = share >= rule.min_share;
         let in_repeated_block = node.parent.and_then(|p| r.share(p)).is_some_and(|s| s >= rule.parent_share);
         let frame = page_unrepeated > 0 && f64::from(unrepeated(id)) >= rule.frame_share * f64::from(page_unrepeated);
-        if mapping.is_mapped(id) && (repeated || in_repeated_block || frame || evidence[id.index()]) {
-            evidence[id.index()] = true;
-            if let Some(p) = node.parent {
-                evidence[p.index()] = true;
-            }
+        // An item of a list speaks for itself: a fixed "Reply" or "Add to
+        // cart" inside every reply or product does not make the item template.
+        let wrapper = evidence[id.index()] && !items[id.index()];
+        evidence[id.index()] = mapping.is_mapped(id) && (repeated || in_repeated_block || frame || wrapper);
+        if let (true, Some(p)) = (evidence[id.index()], node.parent) {
+            evidence[p.index()] = true;
         }
     }
     let mut kept = Mapping::empty(key.len());
     for (id, node) in key.nodes() {
         let Some(image) = mapping.image(id) else { continue };
         let parent_kept = node.parent.is_none_or(|p| kept.is_mapped(p));
-        if evidence[id.index()] || (r.share(id).is_none() && parent_kept) {
+        if parent_kept && (evidence[id.index()] || r.share(id).is_none()) {
             kept.set(id, image);
         }
     }
     kept
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::Config;
-    use crate::html::{parse, snapshot};
-    use crate::mapping::etdm;
-
-    fn page(body: &str) -> Tree {
-        snapshot(&parse(&format!("<html><body>{body}</body></html>"))).unwrap()
+/// Items of lists whose items mostly do not recur in text (replies,
+/// products, search results): content, however template-like the fixed
+/// controls inside each item. A menu's items mostly recur.
+fn content_items(rule: &Content, key: &Tree, r: &Recurrence) -> Vec<bool> {
+    let mut items = vec![false; key.len()];
+    for list in lists(key) {
+        let shares: Vec<f64> = list.iter().filter_map(|&n| r.share(n)).collect();
+        let recurring = shares.iter().filter(|&&s| s >= rule.min_share).count();
+        if !shares.is_empty() && 2 * recurring <= shares.len() {
+            list.iter().for_each(|n| items[n.index()] = true);
+        }
     }
+    items
+}
 
-    fn node(t: &Tree, tag: &str, nth: usize) -> NodeId {
-        t.nodes().filter(|(_, n)| &*n.tag == tag).nth(nth).unwrap().0
+/// Groups of list items: children of one parent built alike, with the
+/// same tag, classes and children's tags and classes (replies of a thread,
+/// products of a grid, entries of a menu; not the header, body and footer
+/// containers a layout also writes alike), each group at least two long.
+pub fn lists(tree: &Tree) -> Vec<Vec<NodeId>> {
+    let own = |id: NodeId| {
+        let n = tree.node(id);
+        n.classes.iter().fold(crate::dom::name_hash(&n.tag), |h, c| h.rotate_left(5) ^ c)
+    };
+    let shape = |id: NodeId| tree.children(id).iter().fold(own(id), |h, &c| h.rotate_left(7) ^ own(c));
+    let mut lists = Vec::new();
+    for (_, node) in tree.nodes() {
+        if node.children.len() < 2 {
+            continue;
+        }
+        let mut shapes: Vec<(u64, NodeId)> = node.children.iter().map(|&c| (shape(c), c)).collect();
+        shapes.sort_unstable();
+        for group in shapes.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
+            lists.push(group.iter().map(|&(_, id)| id).collect());
+        }
     }
-
-    fn shares(key: &Tree, other: &Tree) -> Recurrence {
-        let cfg = Config {
-            equality: crate::config::Equality { differing_text: 1.0, ..Default::default() },
-            ..Config::default()
-        };
-        recurrence(key, &subtree_words(key), other, &etdm(&cfg, key, other))
-    }
-
-    #[test]
-    fn a_wrapper_with_changed_deep_text_does_not_recur() {
-        let key = page("<div class=hl><pre><code><span>import httpx</span></code></pre></div>");
-        let same = page("<div class=hl><pre><code><span>import httpx</span></code></pre></div>");
-        let other = page("<div class=hl><pre><code><span>client.get(url)</span></code></pre></div>");
-        let div = node(&key, "div", 0);
-        assert_eq!(shares(&key, &same).share(div), Some(1.0));
-        assert_eq!(shares(&key, &other).share(div), Some(0.0), "the wrapper's text sits three levels down");
-    }
-
-    #[test]
-    fn a_menu_with_one_changed_label_mostly_recurs() {
-        let key =
-            page("<ul><li><a>Home</a></li><li><a>Guide</a></li><li><a>API reference</a></li><li><a>Here</a></li></ul>");
-        let other = page(
-            "<ul><li><a>Home</a></li><li><a>Guide</a></li><li><a>API reference</a></li><li><a>There now</a></li></ul>",
-        );
-        let r = shares(&key, &other);
-        let ul = node(&key, "ul", 0);
-        assert_eq!(r.words[ul.index()], 5);
-        assert_eq!(r.share(ul), Some(0.8));
-        assert_eq!(r.share(node(&key, "li", 3)), Some(0.0));
-    }
-
-    #[test]
-    fn text_elsewhere_on_the_page_does_not_count_and_textless_nodes_have_no_share() {
-        let key = page("<nav><a>Home</a></nav><main><p>Home</p><img></main>");
-        let other = page("<nav><a>Home</a></nav><main><p>Away</p><img></main>");
-        let r = shares(&key, &other);
-        assert_eq!(r.share(node(&key, "p", 0)), Some(0.0), "'Home' recurs in the nav, not under the paragraph's image");
-        assert_eq!(r.share(node(&key, "nav", 0)), Some(1.0));
-        assert_eq!(r.share(node(&key, "img", 0)), None);
-        assert_eq!(
-            r.share(node(&key, "body", 0)),
-            Some(1.0),
-            "under the body's image both blocks recur: a set, not a count"
-        );
-    }
-
-    #[test]
-    fn the_empty_frame_of_the_content_stays_and_the_content_goes() {
-        let frame = |text: &str| {
-            page(&format!(
-                "<nav><a>Home</a> <a>Guide</a></nav><div class=wrap><div class=doc><p>{text}</p><div class=hl><code>{text}</code></div></div></div><footer>Same footer line</footer>"
-            ))
-        };
-        let key = frame("one page explains routing in depth");
-        let other = frame("another page lists every setting there is");
-        let kept = keep_repeated_content(
-            &Content::default(),
-            &key,
-            &subtree_words(&key),
-            &other,
-            &etdm(&Config::default(), &key, &other),
-        );
-        let tags =
-            |class: &str| key.nodes().find(|(_, n)| n.classes.contains(&crate::dom::name_hash(class))).unwrap().0;
-        assert!(
-            kept.is_mapped(tags("wrap")) && kept.is_mapped(tags("doc")),
-            "the wrappers around all the unrepeated text are the frame"
-        );
-        assert!(
-            !kept.is_mapped(node(&key, "p", 0)) && !kept.is_mapped(tags("hl")),
-            "the content inside the frame is not"
-        );
-        assert!(kept.is_mapped(node(&key, "footer", 0)) && kept.is_mapped(node(&key, "a", 1)));
-    }
-
-    #[test]
-    fn subtree_ranges_and_words_add_up() {
-        let t = page("<div><p>a b</p><p>c</p></div><span>d e f</span>");
-        let ends = subtree_ends(&t);
-        let div = node(&t, "div", 0);
-        assert_eq!(div.0..ends[div.index()], t.subtree(div).start as u32..t.subtree(div).end as u32);
-        let words = subtree_words(&t);
-        assert_eq!(words[div.index()], 3);
-        assert_eq!(words[node(&t, "body", 0).index()], 6);
-    }
+    lists
 }
