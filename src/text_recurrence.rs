@@ -125,7 +125,7 @@ pub fn keep_repeated_content(
     let r = recurrence(key, key_words, candidate, mapping);
     let unrepeated = |n: NodeId| r.words[n.index()] - r.recurring[n.index()];
     let page_unrepeated = unrepeated(NodeId::ROOT);
-    let items = content_items(rule, key, &r);
+    let (items, containers) = content_lists(rule, key, &r);
     let mut evidence = vec![false; key.len()];
     for (id, node) in key.nodes().collect::<Vec<_>>().into_iter().rev() {
         let Some(share) = r.share(id) else { continue };
@@ -134,7 +134,9 @@ pub fn keep_repeated_content(
         let frame = page_unrepeated > 0 && f64::from(unrepeated(id)) >= rule.frame_share * f64::from(page_unrepeated);
         // An item of a list speaks for itself: a fixed "Reply" or "Add to
         // cart" inside every reply or product does not make the item template.
-        let wrapper = evidence[id.index()] && !items[id.index()];
+        // The list element holding such items is the template's container
+        // for them (LABELING T5), as its wrappers are.
+        let wrapper = (evidence[id.index()] || containers[id.index()]) && !items[id.index()];
         evidence[id.index()] = mapping.is_mapped(id) && (repeated || in_repeated_block || frame || wrapper);
         if let (true, Some(p)) = (evidence[id.index()], node.parent) {
             evidence[p.index()] = true;
@@ -151,19 +153,24 @@ pub fn keep_repeated_content(
     kept
 }
 
-/// Items of lists whose items mostly do not recur in text (replies,
-/// products, search results): content, however template-like the fixed
-/// controls inside each item. A menu's items mostly recur.
-fn content_items(rule: &Content, key: &Tree, r: &Recurrence) -> Vec<bool> {
+/// Lists whose items mostly do not recur in text (replies, products,
+/// search results), as (their items, the elements that hold them): the
+/// items are content however template-like the fixed controls inside each;
+/// a menu's items mostly recur.
+fn content_lists(rule: &Content, key: &Tree, r: &Recurrence) -> (Vec<bool>, Vec<bool>) {
     let mut items = vec![false; key.len()];
+    let mut containers = vec![false; key.len()];
     for list in lists(key) {
         let shares: Vec<f64> = list.iter().filter_map(|&n| r.share(n)).collect();
         let recurring = shares.iter().filter(|&&s| s >= rule.min_share).count();
         if !shares.is_empty() && 2 * recurring <= shares.len() {
             list.iter().for_each(|n| items[n.index()] = true);
+            if let Some(p) = key.node(list[0]).parent {
+                containers[p.index()] = true;
+            }
         }
     }
-    items
+    (items, containers)
 }
 
 /// Groups of list items: children of one parent built alike, with the
