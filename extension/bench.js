@@ -12,7 +12,7 @@ const SCHEMA = 'template-extractor/bench-report/1';
 /** Where `./build.sh serve-bench` puts the index (its first port). */
 const DEFAULT_INDEX = 'http://127.0.0.1:8700/__tex_index.json';
 const LOAD_TIMEOUT_MS = 30_000;
-const SCORE_FIELDS = ['nodes', 'gold', 'retrieved', 'correct', 'recall', 'precision', 'f1'];
+const SCORE_FIELDS = ['nodes', 'gold', 'retrieved', 'correct', 'recall', 'precision', 'f1', 'content_f1'];
 /** Columns of the CSV export, in order; the JSON rows carry the same names and more. */
 const CSV_FIELDS = ['site', 'config', ...SCORE_FIELDS, 'misses', 'false_hits', 'loads', 'fetched', 'cs_kind', 'cs_size',
   'fetch_ms', 'parse_ms', 'snapshot_ms', 'mapping_ms', 'total_ms', 'engine', 'key_url', 'error'];
@@ -142,10 +142,11 @@ function addRow(row, firstOfSite) {
   tr.append(cell(row.site), cell(row.config));
   if (row.error) {
     const why = cell(row.error, 'failed');
-    why.colSpan = 14;
+    why.colSpan = 15;
     tr.append(why);
   } else {
-    tr.append(...[row.nodes, row.gold, row.retrieved, pct(row.recall), pct(row.precision), pct(row.f1), row.loads,
+    tr.append(...[row.nodes, row.gold, row.retrieved, pct(row.recall), pct(row.precision), pct(row.f1),
+      pct(row.content_f1), row.loads,
       `${row.cs_size} ${row.cs_kind}`, ms(row.fetch_ms), ms(row.parse_ms), ms(row.snapshot_ms), ms(row.mapping_ms),
       ms(row.total_ms)].map((v) => cell(String(v))));
     const link = Object.assign(document.createElement('a'), { href: row.key_url, textContent: t('benchCheckView'), className: 'check' });
@@ -158,15 +159,27 @@ function addRow(row, firstOfSite) {
   $('results').tBodies[0].append(tr);
 }
 
-function showAverages(averages) {
-  $('results').tFoot.replaceChildren(...averages.map((a) => {
-    const tr = document.createElement('tr');
-    tr.dataset.config = a.config;
-    tr.append(cell(t('benchMacroAverage')), cell(a.config), cell(''), cell(''), cell(''), cell(pct(a.recall)),
-      cell(pct(a.precision)), cell(pct(a.f1)), cell(a.mean_loads.toFixed(1)), cell(''), cell(''), cell(''), cell(''),
-      cell(''), cell(ms(a.mean_total_ms)), cell(t('benchSites', a.sites)));
-    return tr;
-  }));
+function averageRow(label, config, a) {
+  const tr = document.createElement('tr');
+  tr.dataset.config = config;
+  tr.append(cell(label), cell(config), cell(''), cell(''), cell(''), cell(pct(a.recall)), cell(pct(a.precision)),
+    cell(pct(a.f1)), cell(pct(a.content_f1)), cell(a.mean_loads === undefined ? '' : a.mean_loads.toFixed(1)),
+    cell(''), cell(''), cell(''), cell(''), cell(''), cell(a.mean_total_ms === undefined ? '' : ms(a.mean_total_ms)),
+    cell(t('benchSites', a.sites)));
+  return tr;
+}
+
+function showAverages(averages, baseline) {
+  $('results').tFoot.replaceChildren(
+    ...averages.map((a) => averageRow(t('benchMacroAverage'), a.config, a)),
+    averageRow(t('benchEverythingTemplate'), '', baseline),
+  );
+}
+
+/** The everything-is-template row, from the pages the first configuration scored. */
+function everythingIsTemplate(rows) {
+  const scores = rows.filter((r) => !r.error).map((r) => Object.fromEntries(SCORE_FIELDS.map((f) => [f, r[f]])));
+  return wasm_bindgen.everything_is_template_of(JSON.stringify(scores));
 }
 
 /** The key page in the check view: same extraction, misses and false hits outlined. */
@@ -215,8 +228,9 @@ async function run(indexUrl, names) {
       }
     }
     report.averages = names.map((n) => average(n, report.results.filter((r) => r.config === n)));
+    report.everything_is_template = everythingIsTemplate(report.results.filter((r) => r.config === names[0]));
     report.finished = new Date().toISOString();
-    showAverages(report.averages);
+    showAverages(report.averages, report.everything_is_template);
     say(t('benchDone', index.sites.length, names.length));
     $('export-csv').disabled = false;
     $('export-json').disabled = false;

@@ -154,7 +154,7 @@ pub fn everything_is_template(sites: &[SiteInfo]) -> MacroAverage {
         .filter_map(|site| {
             let source = SiteFolder::new(&site.dir, usize::MAX);
             let key = futures::executor::block_on(source.load(&source.url_of(&site.key))).ok()?;
-            Some(score(&key.tree, &vec![true; key.tree.len()]))
+            Some(crate::score::everything_is_template(&score(&key.tree, &vec![false; key.tree.len()])))
         })
         .collect();
     macro_average(&scores)

@@ -349,4 +349,122 @@ mod tests {
         let s = score(&key.tree, &default.template);
         assert_eq!((s.recall, s.precision), (1.0, 1.0), "{:?} of {:?}", default.template, gold);
     }
+    fn run(site: &HtmlSite, key: &str) -> (LoadedPage, Extraction) {
+        let url = Url::parse(&format!("http://site.test{key}")).unwrap();
+        let key = futures::executor::block_on(site.load(&url)).unwrap();
+        let x = futures::executor::block_on(extract(&Config::default(), site, &key)).unwrap();
+        (key, x)
+    }
+
+    /// Whether every node under the first element carrying `class` has the
+    /// template status `expected`.
+    fn all_template(key: &LoadedPage, x: &Extraction, class: &str, expected: bool) -> bool {
+        let hash = crate::dom::name_hash(class);
+        let root = key.tree.nodes().find(|(_, n)| n.classes.contains(&hash)).expect("class present").0;
+        key.tree.subtree(root).all(|i| x.template[i] == expected)
+    }
+
+    /// A shop's product page links to itself under other forms first (its
+    /// folder, its index file, review filters): compared with itself, every
+    /// node would map, and the description would be "template".
+    #[test]
+    fn the_key_page_under_another_address_never_votes() {
+        let product = |name: &str, text: &str| {
+            format!(
+                "<html><body><nav class=menu><a href=/shop/>Shop</a> <a href=/shop/a/>A</a> <a href=/shop/b/>B</a> <a href=/shop/c/>C</a></nav>\
+                 <div class=reviews><a href=/shop/{name}/?rating=5>5 stars</a> <a href=/shop/{name}/index.html>all</a> <a href=/shop/{name}/>back</a></div>\
+                 <div class=product><h1 class=notTemplate>{name}</h1><p class=notTemplate>{text}</p></div>\
+                 <footer>Same shop footer line</footer></body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            ("/shop/a/", product("a", "a sweet blend of apples and honeydew")),
+            ("/shop/a/index.html", product("a", "a sweet blend of apples and honeydew")),
+            ("/shop/b/", product("b", "blueberries with a hint of mint")),
+            ("/shop/c/", product("c", "cold brew coffee and vanilla cream")),
+            ("/shop/", product("shop", "every blend we sell")),
+        ]);
+        let (key, x) = run(&site, "/shop/a/index.html");
+        assert!(x.load_log.iter().all(|r| !r.url.path().starts_with("/shop/a")), "{:?}", x.load_log);
+        assert!(all_template(&key, &x, "menu", true) && !x.template[key.tree.len() - 3], "the text is content");
+        let s = score(&key.tree, &x.template);
+        assert!(s.content_f1 > 0.99 && s.f1 > 0.99, "{s:?}");
+    }
+
+    /// An article links first to the home page and its category listing,
+    /// which link to each other and to it: the complete subdigraph is the two
+    /// listings and one article, and the listings outvote the article's own
+    /// frame (share bar, related box, comment form). Pages of the article's
+    /// URL pattern, loaded for the purpose, vote instead; the related box
+    /// keeps its container, its items are the article's (LABELING T5).
+    #[test]
+    fn listings_give_way_to_articles_of_the_key_pages_layout() {
+        let header = "<header class=top><a href=/>Home</a> <a href=/category/city/>City</a></header>";
+        let footer = "<footer>Free press, every day</footer>";
+        let article = |n: u32, text: &str| {
+            let links: String = (1..=4)
+                .filter(|&k| k != n)
+                .map(|k| format!("<a class=notTemplate href=/post-{k}/>seen from {n}: story {k}</a>"))
+                .collect();
+            format!(
+                "<html><body>{header}<article class=post><h1 class=notTemplate>Story {n}</h1>\
+                 <div class=share><a>Share on social</a> <a>Send by mail</a></div>\
+                 <div class=notTemplate><p>{text}</p></div>\
+                 <div class=related><h3>More stories</h3><div class=list>{links}</div></div>\
+                 <form class=comment><label>Leave a reply</label><textarea></textarea><button>Post comment</button></form>\
+                 </article>{footer}</body></html>"
+            )
+        };
+        let listing = |title: &str| {
+            format!(
+                "<html><body>{header}<main><h2>{title}</h2><ul><li><a href=/post-1/>Story 1</a></li>\
+                 <li><a href=/post-2/>Story 2</a></li><li><a href=/post-3/>Story 3</a></li>\
+                 <li><a href=/post-4/>Story 4</a></li></ul></main>{footer}</body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            ("/", listing("Latest")),
+            ("/category/city/", listing("City")),
+            ("/post-1/", article(1, "the council met on the library works")),
+            ("/post-2/", article(2, "a teacher won the primary by a wide margin")),
+            ("/post-3/", article(3, "the zoo welcomed two new lions this spring")),
+            ("/post-4/", article(4, "rain is due all week across the county")),
+        ]);
+        let (key, x) = run(&site, "/post-1/");
+        assert!(x.cs.pages.iter().all(|p| p.path().starts_with("/post-")), "voters {:?}", x.cs.pages);
+        for frame in ["share", "comment"] {
+            assert!(all_template(&key, &x, frame, true), "{frame} is the article's frame");
+        }
+        let s = score(&key.tree, &x.template);
+        assert_eq!((s.recall, s.precision), (1.0, 1.0), "{s:?}");
+    }
+
+    /// A forum thread's replies are built alike on every thread, each with a
+    /// fixed "Reply" link; their text differs. The replies are content, the
+    /// element holding them is the template's container for them.
+    #[test]
+    fn replies_with_different_text_are_content_though_each_has_a_fixed_link() {
+        let thread = |n: u32, replies: &[&str]| {
+            let others: String = (1..=3).map(|k| format!("<a href=/t/{k}.html>thread {k}</a> ")).collect();
+            let replies: String = replies
+                .iter()
+                .map(|r| format!("<div class=\"reply notTemplate\"><p class=by>{r} wrote</p><p>{r} thinks so too, and says why</p><a class=act>Reply</a></div>"))
+                .collect();
+            format!(
+                "<html><body><div class=nav><a href=/>Forums</a> {others}</div>\
+                 <h1 class=notTemplate>Thread {n}</h1><div class=replies>{replies}</div>\
+                 <p class=foot>Powered by the forum software</p></body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            ("/t/1.html", thread(1, &["ann", "bob", "cid"])),
+            ("/t/2.html", thread(2, &["dan", "eve", "fay", "gus"])),
+            ("/t/3.html", thread(3, &["hal", "ivy"])),
+        ]);
+        let (key, x) = run(&site, "/t/1.html");
+        assert!(all_template(&key, &x, "reply", false), "the replies are content");
+        assert!(all_template(&key, &x, "nav", true) && all_template(&key, &x, "foot", true));
+        let replies = key.tree.nodes().find(|(_, n)| n.classes.contains(&crate::dom::name_hash("replies"))).unwrap().0;
+        assert!(x.template[replies.index()], "their container is template");
+    }
 }

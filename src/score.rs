@@ -70,6 +70,14 @@ pub fn score(tree: &Tree, retrieved: &[bool]) -> Score {
     s
 }
 
+/// The score of calling every node template, from a page's counts: the
+/// baseline a method must beat (content F1 0 by construction).
+pub fn everything_is_template(s: &Score) -> Score {
+    let mut all = Score { nodes: s.nodes, gold: s.gold, retrieved: s.nodes, correct: s.gold, ..Score::default() };
+    (all.recall, all.precision, all.f1) = f1_of(all.correct, all.gold, all.retrieved);
+    all
+}
+
 /// Where a retrieved template disagrees with the gold: the topmost nodes of
 /// each wrongly retrieved subtree (false hits) and of each missed one
 /// (misses), within `<body>`. Topmost only, so a reader sees blocks, not
@@ -154,6 +162,7 @@ mod tests {
         assert!((s.content_f1 - 2.0 * (2.0 / 3.0 * 0.5) / (2.0 / 3.0 + 0.5)).abs() < 1e-12);
         let everything = score(&t, &vec![true; t.len()]);
         assert_eq!((everything.recall, everything.content_f1), (1.0, 0.0), "claiming it all finds no content");
+        assert_eq!(everything_is_template(&s), everything, "the baseline follows from the counts alone");
         assert!(has_gold(&t));
     }
 

@@ -125,12 +125,21 @@ pub fn preset_config(name: &str) -> Option<String> {
     Config::preset(name).map(|cfg| serde_json::to_string(&cfg).expect("the config serialises"))
 }
 
-/// Macro averages (recall, precision, F1) of a list of scores, for Check
+/// Macro averages (recall, precision, F1, content F1) of a list of scores, for Check
 /// benchmarks: the same arithmetic as the CLI's `bench`.
 #[wasm_bindgen]
 pub fn macro_average_of(scores_json: &str) -> Result<JsValue, JsValue> {
     let scores: Vec<Score> = serde_json::from_str(scores_json).map_err(|e| JsValue::from_str(&e.to_string()))?;
     to_js(&macro_average(&scores))
+}
+
+/// Macro averages of calling every node template on the same pages: the
+/// baseline row of Check benchmarks.
+#[wasm_bindgen]
+pub fn everything_is_template_of(scores_json: &str) -> Result<JsValue, JsValue> {
+    let scores: Vec<Score> = serde_json::from_str(scores_json).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    let all: Vec<Score> = scores.iter().map(crate::score::everything_is_template).collect();
+    to_js(&macro_average(&all))
 }
 
 /// Why a (possibly partial) configuration cannot run, as `{message, key,

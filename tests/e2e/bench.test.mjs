@@ -38,7 +38,11 @@ function checkReport(report) {
   for (const a of report.averages) {
     const run = native.runs.find((n) => n.name === nativeName(a.config));
     assert.ok(Math.abs(a.f1 - run.average.f1) < 1e-9, `${a.config}: macro F1 equals the CLI's`);
+    assert.ok(Math.abs(a.content_f1 - run.average.content_f1) < 1e-9, `${a.config}: macro content F1 equals the CLI's`);
   }
+  const all = report.everything_is_template;
+  assert.ok(Math.abs(all.f1 - native.everything_is_template.f1) < 1e-9, 'the baseline row equals the CLI\'s');
+  assert.equal(all.content_f1, 0, 'calling everything template finds no content');
 }
 
 /** Runs in the page: whether the check view outlined a miss (marks are data-tex-<random word>-<kind>). */
@@ -99,11 +103,13 @@ describe('Chromium', () => {
     const table = await bench.$$eval('#results tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
     assert.equal(table.length, SITES.length * CONFIGS.length);
     report.results.forEach((r, i) => {
-      assert.deepEqual(table[i].slice(0, 8), [r.site, r.config, String(r.nodes), String(r.gold), String(r.retrieved),
-        (100 * r.recall).toFixed(2), (100 * r.precision).toFixed(2), (100 * r.f1).toFixed(2)]);
+      assert.deepEqual(table[i].slice(0, 9), [r.site, r.config, String(r.nodes), String(r.gold), String(r.retrieved),
+        (100 * r.recall).toFixed(2), (100 * r.precision).toFixed(2), (100 * r.f1).toFixed(2), (100 * r.content_f1).toFixed(2)]);
     });
-    const foot = await bench.$$eval('#results tfoot tr', (rows) => rows.map((r) => r.cells[1].textContent));
-    assert.deepEqual(foot, CONFIGS, 'a macro-average row per configuration');
+    const foot = await bench.$$eval('#results tfoot tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    assert.deepEqual(foot.map((r) => r[1]), [...CONFIGS, ''], 'a macro-average row per configuration, then the baseline');
+    assert.deepEqual(foot.at(-1).slice(0, 1).concat(foot.at(-1).slice(7, 9)),
+      ['everything is template', (100 * report.everything_is_template.f1).toFixed(2), '0.00']);
     await bench.screenshot({ path: join(ARTIFACTS, 'chromium-bench.png'), fullPage: true });
 
     const [json] = await Promise.all([bench.waitForEvent('download'), bench.click('#export-json')]);
