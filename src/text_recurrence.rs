@@ -196,3 +196,140 @@ pub fn lists(tree: &Tree) -> Vec<Vec<NodeId>> {
     }
     lists
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::html::{parse, snapshot};
+    use crate::mapping::etdm;
+
+    fn page(body: &str) -> Tree {
+        snapshot(&parse(&format!("<html><body>{body}</body></html>"))).unwrap()
+    }
+
+    fn node(t: &Tree, tag: &str, nth: usize) -> NodeId {
+        t.nodes().filter(|(_, n)| &*n.tag == tag).nth(nth).unwrap().0
+    }
+
+    fn shares(key: &Tree, other: &Tree) -> Recurrence {
+        let cfg = Config {
+            equality: crate::config::Equality { differing_text: 1.0, ..Default::default() },
+            ..Config::default()
+        };
+        recurrence(key, &subtree_words(key), other, &etdm(&cfg, key, other))
+    }
+
+    #[test]
+    fn a_wrapper_with_changed_deep_text_does_not_recur() {
+        let key = page("<div class=hl><pre><code><span>import httpx</span></code></pre></div>");
+        let same = page("<div class=hl><pre><code><span>import httpx</span></code></pre></div>");
+        let other = page("<div class=hl><pre><code><span>client.get(url)</span></code></pre></div>");
+        let div = node(&key, "div", 0);
+        assert_eq!(shares(&key, &same).share(div), Some(1.0));
+        assert_eq!(shares(&key, &other).share(div), Some(0.0), "the wrapper's text sits three levels down");
+    }
+
+    #[test]
+    fn a_menu_with_one_changed_label_mostly_recurs() {
+        let key =
+            page("<ul><li><a>Home</a></li><li><a>Guide</a></li><li><a>API reference</a></li><li><a>Here</a></li></ul>");
+        let other = page(
+            "<ul><li><a>Home</a></li><li><a>Guide</a></li><li><a>API reference</a></li><li><a>There now</a></li></ul>",
+        );
+        let r = shares(&key, &other);
+        let ul = node(&key, "ul", 0);
+        assert_eq!(r.words[ul.index()], 5);
+        assert_eq!(r.share(ul), Some(0.8));
+        assert_eq!(r.share(node(&key, "li", 3)), Some(0.0));
+    }
+
+    #[test]
+    fn text_elsewhere_on_the_page_does_not_count_and_textless_nodes_have_no_share() {
+        let key = page("<nav><a>Home</a></nav><main><p>Home</p><img></main>");
+        let other = page("<nav><a>Home</a></nav><main><p>Away</p><img></main>");
+        let r = shares(&key, &other);
+        assert_eq!(r.share(node(&key, "p", 0)), Some(0.0), "'Home' recurs in the nav, not under the paragraph's image");
+        assert_eq!(r.share(node(&key, "nav", 0)), Some(1.0));
+        assert_eq!(r.share(node(&key, "img", 0)), None);
+        assert_eq!(
+            r.share(node(&key, "body", 0)),
+            Some(1.0),
+            "under the body's image both blocks recur: a set, not a count"
+        );
+    }
+
+    #[test]
+    fn the_empty_frame_of_the_content_stays_and_the_content_goes() {
+        let frame = |text: &str| {
+            page(&format!(
+                "<nav><a>Home</a> <a>Guide</a></nav><div class=wrap><div class=doc><p>{text}</p><div class=hl><code>{text}</code></div></div></div><footer>Same footer line</footer>"
+            ))
+        };
+        let key = frame("one page explains routing in depth");
+        let other = frame("another page lists every setting there is");
+        let kept = keep_repeated_content(
+            &Content::default(),
+            &key,
+            &subtree_words(&key),
+            &other,
+            &etdm(&Config::default(), &key, &other),
+        );
+        let tags =
+            |class: &str| key.nodes().find(|(_, n)| n.classes.contains(&crate::dom::name_hash(class))).unwrap().0;
+        assert!(
+            kept.is_mapped(tags("wrap")) && kept.is_mapped(tags("doc")),
+            "the wrappers around all the unrepeated text are the frame"
+        );
+        assert!(
+            !kept.is_mapped(node(&key, "p", 0)) && !kept.is_mapped(tags("hl")),
+            "the content inside the frame is not"
+        );
+        assert!(kept.is_mapped(node(&key, "footer", 0)) && kept.is_mapped(node(&key, "a", 1)));
+    }
+
+    #[test]
+    fn a_byline_whose_date_and_counter_change_is_template() {
+        let post = |date: &str, reads: &str, text: &str| {
+            page(&format!(
+                "<nav><a>Home</a> <a>About</a></nav><p class=byline>Posted on <time>{date}</time>, read {reads} times</p><p>{text}</p>"
+            ))
+        };
+        let key = post("2019-05-03", "1,239", "a walk along the river at dawn");
+        let other = post("2018-11-21", "87", "notes from a week of rain");
+        let kept = keep_repeated_content(
+            &Content::default(),
+            &key,
+            &subtree_words(&key),
+            &other,
+            &etdm(&Config::default(), &key, &other),
+        );
+        assert!(
+            kept.is_mapped(node(&key, "p", 0)) && kept.is_mapped(node(&key, "time", 0)),
+            "byline, date (LABELING B)"
+        );
+        assert!(!kept.is_mapped(node(&key, "p", 1)), "the post's text is not");
+    }
+
+    #[test]
+    fn lists_are_siblings_built_alike() {
+        let t = page(
+            "<div class=c><p>a</p></div><div class=c><p>b</p></div><div class=c><ul></ul></div>\
+             <ul><li><a>x</a></li><li><a>y</a></li><li><a>z</a></li></ul>",
+        );
+        let tags = |l: &Vec<NodeId>| l.iter().map(|&n| t.node(n).tag.to_string()).collect::<Vec<_>>();
+        let found: Vec<Vec<String>> = lists(&t).iter().map(tags).collect();
+        assert_eq!(found, [vec!["div", "div"], vec!["li", "li", "li"]], "the third div is built otherwise");
+    }
+
+    #[test]
+    fn subtree_ranges_and_words_add_up() {
+        let t = page("<div><p>a b</p><p>c</p></div><span>d e f</span>");
+        let ends = subtree_ends(&t);
+        let div = node(&t, "div", 0);
+        assert_eq!(div.0..ends[div.index()], t.subtree(div).start as u32..t.subtree(div).end as u32);
+        let words = subtree_words(&t);
+        assert_eq!(words[div.index()], 3);
+        assert_eq!(words[node(&t, "body", 0).index()], 6);
+    }
+}
