@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Does the default configuration generalise to genres it was not tuned on?
 
-Leave-one-genre-out cross-validation over the content signal's tunables:
+Leave-one-genre-out cross-validation over the content signal's tunables
+and the search's patience:
 for each genre (from each site's bench.json), the grid point with the best
 mean of template F1 and content F1 on the *other* genres is chosen and
 scored on the held-out genre's sites. Printed side by side: the shipped
@@ -16,11 +17,24 @@ with `cargo build --release`).
 import itertools, json, os, subprocess, sys, tempfile
 
 GRID = {
-    "min_share": [0.3, 0.5, 0.7],
-    "parent_share": [0.5, 0.7, 0.9],
-    "frame_share": [0.9, 0.95, 1.0],
-    "layout_ratio": [0.3, 0.5, 0.7],
+    "content.min_share": [0.3, 0.5, 0.7],
+    "content.parent_share": [0.5, 0.7, 0.9],
+    "content.frame_share": [0.9, 0.95, 1.0],
+    "content.layout_ratio": [0.3, 0.5, 0.7],
+    "patience": [6, 8],
 }
+
+
+def config(point):
+    """The configuration file of a grid point: dotted names are nested fields."""
+    out = {}
+    for name, value in point.items():
+        *path, last = name.split(".")
+        d = out
+        for p in path:
+            d = d.setdefault(p, {})
+        d[last] = value
+    return out
 
 
 def objective(site):
@@ -41,7 +55,7 @@ def main():
         for i, c in enumerate(grid):
             path = os.path.join(tmp, f"g{i:03}.json")
             with open(path, "w") as f:
-                json.dump({"content": c}, f)
+                json.dump(config(c), f)
             args += ["--config", path]
         out = os.path.join(tmp, "out.json")
         subprocess.run(args + ["--json", out], check=True, stdout=subprocess.DEVNULL)

@@ -105,7 +105,7 @@ pub struct Content {
 
 impl Default for Content {
     fn default() -> Self {
-        Self { enabled: true, min_share: 0.7, parent_share: 0.7, frame_share: 0.95, layout_ratio: 0.3, peer_loads: 3 }
+        Self { enabled: true, min_share: 0.7, parent_share: 0.9, frame_share: 0.9, layout_ratio: 0.3, peer_loads: 3 }
     }
 }
 
@@ -157,7 +157,7 @@ impl Default for Config {
             content: Content::default(),
             preserve_order: true,
             max_loads: 25,
-            patience: 8,
+            patience: 6,
             guided_search: false,
             concurrency: 4,
             max_nodes: 200_000,
