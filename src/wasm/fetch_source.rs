@@ -12,14 +12,14 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use gloo_net::http::{Request, Response};
+use gloo_net::http::Response;
 use url::{Origin, Url};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, Performance, ReadableStreamDefaultReader, RequestCredentials, RequestMode, RequestRedirect,
-    ResponseType,
+    AbortController, Performance, ReadableStreamDefaultReader, RequestCredentials, RequestInit, RequestMode,
+    RequestRedirect, ResponseType,
 };
 
 use crate::error::LoadError;
@@ -136,15 +136,17 @@ impl FetchSource {
         }
     }
 
+    /// Built with web-sys, not gloo-net: gloo-net's builder panics on an
+    /// error that is not an `Error` of this script's realm, which is what
+    /// Firefox throws into a content script for a URL it will not request.
     fn request(&self, url: &Url, redirect: RequestRedirect, deadline: &Deadline) -> Result<web_sys::Request, String> {
-        Ok(Request::get(url.as_str())
-            .mode(RequestMode::SameOrigin)
-            .redirect(redirect)
-            .credentials(RequestCredentials::Omit)
-            .abort_signal(Some(&deadline.controller.signal()))
-            .build()
-            .map_err(|e| e.to_string())?
-            .into())
+        let init = RequestInit::new();
+        init.set_method("GET");
+        init.set_mode(RequestMode::SameOrigin);
+        init.set_redirect(redirect);
+        init.set_credentials(RequestCredentials::Omit);
+        init.set_signal(Some(&deadline.controller.signal()));
+        web_sys::Request::new_with_str_and_init(url.as_str(), &init).map_err(|e| reason(&e))
     }
 
     /// The decoded body of an HTML page at `url`. `same-origin` mode makes
