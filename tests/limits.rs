@@ -95,3 +95,15 @@ fn a_windows_1251_key_page_is_written_as_its_template_and_the_total_includes_it(
     let (total, fetch, parse, snapshot) = (number(""), number("fetch "), number("parse "), number("snapshot "));
     assert!(total + 0.2 >= fetch + parse + snapshot, "total {total} covers the loads and parses of every page: {line}");
 }
+
+#[test]
+fn a_key_page_holding_a_nul_byte_is_read_as_browsers_render_it() {
+    let links = [("a.html", "A"), ("b.html", "B"), ("c.html", "C")];
+    let mut files: Vec<(&str, Vec<u8>)> =
+        ["a.html", "b.html", "c.html"].iter().map(|n| (*n, page(n, &links, "").into_bytes())).collect();
+    files.push(("index.html", page("index", &links, "").replace("Own text", "Own\0text").into_bytes()));
+    let site = Site::new("nul", &files);
+    let o = tex(&["extract", site.path(), "index.html"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("CS              Complete"));
+}

@@ -68,7 +68,7 @@ function ordinaryPages(prefix, links) {
 /** The native CLI's extraction of `key` in the folder `dir`. */
 function nativeOf(dir, key) {
   const out = join(dir, 'out.json');
-  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', dir, key, '--json', out],
+  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', dir, key, '--json', out, '--paths'],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   return JSON.parse(readFileSync(out, 'utf8'));
 }
