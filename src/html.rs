@@ -30,13 +30,46 @@ pub const MAX_ACTIVE_FORMATTING: usize = 64;
 /// elements at [`MAX_OPEN_ELEMENTS`] and the formatting elements at
 /// [`MAX_ACTIVE_FORMATTING`], and finds duplicate attributes through a set.
 pub fn parse(source: &str) -> Html {
+    parser().one(source)
+}
+
+/// How much of the source is parsed between two counts of the elements.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// [`parse`], stopped as soon as the document has more than `max_elements`
+/// elements (checked every [`CHUNK_BYTES`]): a page that would be refused as
+/// too large costs no more than the limit to find out. `Err` holds the
+/// elements counted when it stopped.
+pub fn parse_within(source: &str, max_elements: usize) -> Result<Html, usize> {
+    let mut parser = parser();
+    let (mut elements, mut counted) = (0, 0);
+    let mut rest = source;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(CHUNK_BYTES);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        parser.process(rest[..cut].into());
+        rest = &rest[cut..];
+        let doc = parser.tokenizer.sink.sink.0.borrow();
+        // Nodes are only ever added at the end of the arena: count the new ones.
+        elements += doc.tree.nodes().skip(counted).filter(|n| n.value().is_element()).count();
+        counted = doc.tree.nodes().len();
+        if elements > max_elements {
+            return Err(elements);
+        }
+    }
+    Ok(parser.finish())
+}
+
+fn parser() -> html5ever::driver::Parser<HtmlTreeSink> {
     let tree_builder = TreeBuilderOpts {
         max_open_elements: MAX_OPEN_ELEMENTS,
         max_active_formatting: MAX_ACTIVE_FORMATTING,
         ..TreeBuilderOpts::default()
     };
     let opts = ParseOpts { tree_builder, ..ParseOpts::default() };
-    html5ever::driver::parse_document(HtmlTreeSink::new(Html::new_document()), opts).one(source)
+    html5ever::driver::parse_document(HtmlTreeSink::new(Html::new_document()), opts)
 }
 
 /// The snapshot of a parsed document, or `None` for a document without
@@ -286,6 +319,18 @@ mod tests {
             (MAX_ACTIVE_FORMATTING - 2..=MAX_ACTIVE_FORMATTING + 1).contains(&per_paragraph),
             "{per_paragraph} elements per paragraph"
         );
+    }
+
+    #[test]
+    fn parse_within_stops_past_the_element_limit_and_otherwise_parses_alike() {
+        let source = format!("<p>é</p>{}", "<p><b id=x></p>".repeat(40_000));
+        assert!(parse_within(&source, 1000).is_err_and(|n| n > 1000 && n < 200_000));
+        let small = "<title>t</title><p>one<p>two é";
+        let (a, b) = (snapshot(&parse(small)).unwrap(), snapshot(&parse_within(small, 100).unwrap()).unwrap());
+        assert_eq!(describe(&a), describe(&b));
+        let chunked = format!("<div>{}</div><footer>ü</footer>", "é".repeat(CHUNK_BYTES));
+        let t = snapshot(&parse_within(&chunked, 100).unwrap()).unwrap();
+        assert_eq!(t.nodes().map(|(_, n)| &*n.tag).collect::<Vec<_>>(), ["html", "head", "body", "div", "footer"]);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::Instant;
 use url::Url;
 
 use crate::error::LoadError;
-use crate::html::{parse, snapshot};
+use crate::html::{parse_within, snapshot};
 use crate::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
 use crate::page_source::{LoadedPage, PageSource};
 
@@ -115,13 +115,14 @@ impl SiteFolder {
 
     fn parsed(&self, url: &Url, source: &str, fetch_ms: f64) -> Result<LoadedPage, LoadError> {
         let t1 = Instant::now();
-        let doc = parse(source);
+        let too_large = |nodes| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes };
+        let doc = parse_within(source, self.max_nodes).map_err(too_large)?;
         let parse_ms = ms(t1);
         let t2 = Instant::now();
         let tree = snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         let snapshot_ms = ms(t2);
         if tree.len() > self.max_nodes {
-            return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
+            return Err(too_large(tree.len()));
         }
         Ok(LoadedPage { url: url.clone(), tree, fetch_ms, parse_ms, snapshot_ms })
     }

@@ -278,14 +278,16 @@ impl FetchSource {
         }
         // html5ever in wasm (the CLI's parser): the body is already here, and
         // parsing it here beats DOMParser plus a web-sys walk of its document.
-        let (doc, parse_ms) = self.busy(|| crate::html::parse(&html));
+        let too_large = |nodes| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes };
+        let (doc, parse_ms) = self.busy(|| crate::html::parse_within(&html, self.max_nodes));
+        let doc = doc.map_err(too_large)?;
         if parse_ms >= SLICE_MS / 2.0 {
             self.yield_now().await;
         }
         let (tree, snapshot_ms) = self.busy(|| crate::html::snapshot(&doc));
         let tree = tree.ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         if tree.len() > self.max_nodes {
-            return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
+            return Err(too_large(tree.len()));
         }
         Ok(LoadedPage { url: url.clone(), tree, fetch_ms: t1 - t0, parse_ms, snapshot_ms })
     }
