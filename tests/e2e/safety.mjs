@@ -131,6 +131,40 @@ export function safetyTests(test, assert, open) {
     }
   });
 
+  test('a linked page of 100,000 nested unclosed <div>s is parsed in bounded time: the extraction ends within seconds, the tab keeps ticking', async (t) => {
+    const links = [['/deep/deep.html', 'Deep'], ['/deep/a.html', 'A'], ['/deep/b.html', 'B'], ['/deep/c.html', 'C']];
+    const server = await recordingServer({
+      ...ordinaryPages('/deep', links),
+      '/deep/index.html': html(page('Deep', links, '<p>The key page.</p>')),
+      '/deep/deep.html': html(page('Deep page', links, '<div>'.repeat(100_000))),
+    });
+    const s = await open(`${server.origin}/deep/index.html`, {});
+    try {
+      // A heartbeat in the page: its longest gap is how long the tab was frozen.
+      await s.inPage(() => {
+        const beat = { last: performance.now(), longest: 0 };
+        window.texHeartbeat = beat;
+        setInterval(() => {
+          const now = performance.now();
+          beat.longest = Math.max(beat.longest, now - beat.last);
+          beat.last = now;
+        }, 50);
+      });
+      const started = Date.now();
+      const { error, report } = await s.extract();
+      const took = Date.now() - started;
+      const longest = await s.inPage(() => window.texHeartbeat.longest);
+      t.diagnostic(`extract took ${took} ms, longest heartbeat gap ${Math.round(longest)} ms`);
+      assert.equal(error, null);
+      assert.equal(outcomes(report)['/deep/deep.html'], 'ok', 'the deep page is parsed, not refused');
+      assert.ok(took < 15_000, `extract took ${took} ms (before the bound: 44 s)`);
+      assert.ok(longest < 2_000, `the tab froze for ${Math.round(longest)} ms (before the bound: 43 s)`);
+    } finally {
+      await s.close();
+      await server.close();
+    }
+  });
+
   test('a page using attributes and elements named data-tex-* keeps them, and copies of marked nodes lose our marks', async () => {
     const links = [['/own/a.html', 'A'], ['/own/b.html', 'B'], ['/own/c.html', 'C']];
     const main = '<p data-tex-template="mine" data-tex-hidden>The page\'s own marks</p>' +
