@@ -278,12 +278,24 @@ impl FetchSource {
         }
         // html5ever in wasm (the CLI's parser): the body is already here, and
         // parsing it here beats DOMParser plus a web-sys walk of its document.
+        // In chunks, letting the page run once a slice is spent: a big or
+        // deep page no longer holds the main thread for its whole parse.
         let too_large = |nodes| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes };
-        let (doc, parse_ms) = self.busy(|| crate::html::parse_within(&html, self.max_nodes));
-        let doc = doc.map_err(too_large)?;
-        if parse_ms >= SLICE_MS / 2.0 {
-            self.yield_now().await;
+        let mut parse = crate::html::ChunkedParse::new(&html, self.max_nodes);
+        let mut parse_ms = 0.0;
+        loop {
+            let (step, ms) = self.busy(|| parse.step());
+            parse_ms += ms;
+            let more = step.map_err(too_large)?;
+            if self.slice_spent() {
+                self.yield_now().await;
+            }
+            if !more {
+                break;
+            }
         }
+        let (doc, finish_ms) = self.busy(|| parse.finish());
+        parse_ms += finish_ms;
         let (tree, snapshot_ms) = self.busy(|| crate::html::snapshot(&doc));
         let tree = tree.ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         if tree.len() > self.max_nodes {
