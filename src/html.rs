@@ -34,7 +34,7 @@ pub fn parse(source: &str) -> Html {
 }
 
 /// How much of the source is parsed between two counts of the elements.
-const CHUNK_BYTES: usize = 64 * 1024;
+const CHUNK_BYTES: usize = 16 * 1024;
 
 /// [`parse`], stopped as soon as the document has more than `max_elements`
 /// elements (checked every [`CHUNK_BYTES`]): a page that would be refused as
