@@ -254,6 +254,19 @@ impl FetchSource {
         (out, ms)
     }
 
+    /// One chunk of a parse, its duration added to both totals.
+    fn busy_step(
+        &self,
+        parse: &mut crate::html::ChunkedParse,
+        total: &mut f64,
+        unyielded: &mut f64,
+    ) -> Result<bool, usize> {
+        let (step, ms) = self.busy(|| parse.step());
+        *total += ms;
+        *unyielded += ms;
+        step
+    }
+
     /// Whether the current slice of work has lasted [`SLICE_MS`].
     fn slice_spent(&self) -> bool {
         self.now_ms() - self.yielded_at.get() >= SLICE_MS
@@ -278,24 +291,23 @@ impl FetchSource {
         }
         // html5ever in wasm (the CLI's parser): the body is already here, and
         // parsing it here beats DOMParser plus a web-sys walk of its document.
-        // In chunks, letting the page run once a slice is spent: a big or
-        // deep page no longer holds the main thread for its whole parse.
+        // In chunks, letting the page run once half a slice of parsing is
+        // spent: a big or deep page no longer holds the main thread for its
+        // whole parse, and a small one is parsed at once, as before.
         let too_large = |nodes| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes };
         let mut parse = crate::html::ChunkedParse::new(&html, self.max_nodes);
-        let mut parse_ms = 0.0;
-        loop {
-            let (step, ms) = self.busy(|| parse.step());
-            parse_ms += ms;
-            let more = step.map_err(too_large)?;
-            if self.slice_spent() {
+        let (mut parse_ms, mut unyielded_ms) = (0.0, 0.0);
+        while self.busy_step(&mut parse, &mut parse_ms, &mut unyielded_ms).map_err(too_large)? {
+            if unyielded_ms >= SLICE_MS / 2.0 {
                 self.yield_now().await;
-            }
-            if !more {
-                break;
+                unyielded_ms = 0.0;
             }
         }
         let (doc, finish_ms) = self.busy(|| parse.finish());
         parse_ms += finish_ms;
+        if parse_ms >= SLICE_MS / 2.0 {
+            self.yield_now().await;
+        }
         let (tree, snapshot_ms) = self.busy(|| crate::html::snapshot(&doc));
         let tree = tree.ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         if tree.len() > self.max_nodes {
