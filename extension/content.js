@@ -24,6 +24,15 @@ if (!globalThis.texCore) {
   let state = { status: 'idle', progress: null, summary: null, error: null, view: null, highlight: false };
   let report = null;
   let running = null;
+  /** Once the core has panicked: its sentence. The instance is not used again (its state may be half-updated). */
+  let broken = null;
+  /** Rejects the running extraction: a panic traps inside the core, and its own promise never settles. */
+  let failRunning = null;
+
+  function panicked(message) {
+    broken = { message: `The extraction stopped on an internal error (${message}); reload the page to try again.`, key: 'errorPanic', args: [message] };
+    failRunning?.(broken);
+  }
 
   const tell = () => api.runtime.sendMessage({ type: 'tex-state', status: state.status, progress: state.progress }).catch(() => {});
   const changed = () => {
@@ -124,12 +133,14 @@ if (!globalThis.texCore) {
     }, PROGRESS_DELAY_MS);
     try {
       // The core reads the page before its first await: no badge is ever in the snapshot.
-      report = await core.extract(configJson, onProgress);
+      const panic = new Promise((_, reject) => { failRunning = reject; });
+      report = await Promise.race([core.extract(configJson, onProgress), panic]);
       report.engine = globalThis.texCore.engine;
       state = { ...state, status: 'done', summary: summarize(report, report.engine), view: 'original', highlight: true };
     } catch (e) {
-      state = { ...state, status: 'error', error: sentence(e), view: null };
+      state = { ...state, status: 'error', error: sentence(broken ?? e), view: null };
     }
+    failRunning = null;
     clearTimeout(reveal);
     // The caller that awaits this run gets the answer before the page draws the result (in the next task, a
     // state no newer one has replaced): on a large page the outline takes longer than the answer's journey.
@@ -149,6 +160,7 @@ if (!globalThis.texCore) {
     async init() {
       try {
         await core({ module_or_path: api.runtime.getURL('tex_bg.wasm') });
+        core.on_panic(panicked);
         this.engine = 'wasm';
       } catch (e) {
         return 'needs-wasm2js';
@@ -159,6 +171,7 @@ if (!globalThis.texCore) {
     /** The same core translated to JavaScript by wasm2js (tex_asm.js). */
     initFromAsm() {
       core.initFromExports(globalThis.texAsm);
+      core.on_panic(panicked);
       this.engine = 'wasm2js';
       return this.engine;
     },
@@ -173,6 +186,7 @@ if (!globalThis.texCore) {
 
     /** Runs one entry point; failures come back as one sentence in the UI language. */
     async call(method, args) {
+      if (broken && method !== 'state') return { ok: false, error: sentence(broken) };
       try {
         let value;
         switch (method) {
@@ -196,7 +210,7 @@ if (!globalThis.texCore) {
         }
         return { ok: true, value };
       } catch (e) {
-        return { ok: false, error: sentence(e) };
+        return { ok: false, error: sentence(broken ?? e) };
       }
     },
   };

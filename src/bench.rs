@@ -101,7 +101,7 @@ pub fn run_site(cfg: &Config, site: &SiteInfo) -> SiteResult {
         error: None,
     };
     let outcome = futures::executor::block_on(async {
-        let key = source.load(&url).await.map_err(|e| crate::error::ExtractError::KeyPage(e).to_string())?;
+        let key = source.load_key(&url).await.map_err(|e| crate::error::ExtractError::KeyPage(e).to_string())?;
         if !has_gold(&key.tree) {
             return Err(format!("{} carries no notTemplate marks", site.key));
         }
@@ -206,7 +206,7 @@ pub fn run_memory_check(cfg: &Config, site: &SiteInfo) -> MemoryCheck {
         error: None,
     };
     let outcome = futures::executor::block_on(async {
-        let key = source.load(&url).await.map_err(|e| crate::error::ExtractError::KeyPage(e).to_string())?;
+        let key = source.load_key(&url).await.map_err(|e| crate::error::ExtractError::KeyPage(e).to_string())?;
         let x = extract(cfg, &source, &key).await.map_err(|e| e.to_string())?;
         check.full = score(&key.tree, &x.template);
         check.full_loads = x.loads;

@@ -20,7 +20,7 @@ pub enum LoadError {
     Timeout { url: String, timeout_ms: u32 },
     #[error("{url} answered HTTP {status}")]
     Http { url: String, status: u16 },
-    #[error("{url} has {nodes} elements, more than the limit of {limit}")]
+    #[error("{url} has at least {nodes} elements, more than the limit of {limit}; the max_nodes setting raises it")]
     TooLarge { url: String, nodes: usize, limit: usize },
     #[error("{url} has no elements")]
     Empty { url: String },

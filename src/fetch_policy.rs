@@ -13,7 +13,10 @@
 //!   most three words (`delete-account`, `remove-item`); a slug such as
 //!   `how-to-remove-stains` stays a page;
 //! - its query carries a token-like key (`csrf`, `token`, `nonce`…): only
-//!   actions need one.
+//!   actions need one;
+//! - it carries a user name or password (`http://user:pw@host/`): that is
+//!   HTTP authentication in the link, and browsers refuse to build a request
+//!   for it (Firefox with an error from another realm), so it is never tried.
 
 use url::Url;
 
@@ -56,6 +59,7 @@ pub enum Refusal {
     Download,
     InForm,
     ActionUrl,
+    Credentials,
 }
 
 /// Per node: whether it lies inside a `<form>` (one pass, pre-order).
@@ -69,7 +73,15 @@ pub fn inside_form(tree: &Tree) -> Vec<bool> {
 
 /// The policy's verdict on the link `url` carried by node `node`.
 pub fn refusal(tree: &Tree, in_form: &[bool], node: NodeId, url: &Url) -> Option<Refusal> {
-    node_refusal(tree, in_form, node).or_else(|| is_action_url(url).then_some(Refusal::ActionUrl))
+    node_refusal(tree, in_form, node).or_else(|| url_refusal(url))
+}
+
+/// The part of the verdict that depends on where the link points only.
+pub fn url_refusal(url: &Url) -> Option<Refusal> {
+    if !url.username().is_empty() || url.password().is_some() {
+        return Some(Refusal::Credentials);
+    }
+    is_action_url(url).then_some(Refusal::ActionUrl)
 }
 
 /// The part of the verdict that depends on the link's element only, not on
@@ -162,6 +174,14 @@ mod tests {
         ] {
             assert!(!action(u), "{u} should be allowed");
         }
+    }
+
+    #[test]
+    fn links_with_credentials_are_refused() {
+        for u in ["http://user:pw@s.org/p1.html", "http://user@s.org/", "http://:pw@s.org/"] {
+            assert_eq!(url_refusal(&Url::parse(u).unwrap()), Some(Refusal::Credentials), "{u}");
+        }
+        assert_eq!(url_refusal(&Url::parse("http://s.org/p1.html").unwrap()), None);
     }
 
     #[test]

@@ -8,15 +8,92 @@ use ego_tree::iter::Edge;
 use ego_tree::NodeRef;
 use html5ever::local_name;
 use html5ever::serialize::{serialize, Serialize, SerializeOpts, Serializer, TraversalScope};
-use html5ever::tree_builder::QuirksMode;
-use scraper::{Html, Node};
+use html5ever::tendril::TendrilSink;
+use html5ever::tree_builder::{QuirksMode, TreeBuilderOpts};
+use html5ever::ParseOpts;
+use scraper::{Html, HtmlTreeSink, Node};
 
 use crate::dom::{Tree, TreeBuilder};
 
+/// The most elements open at once while parsing: Blink's
+/// `kMaximumHTMLParserDOMTreeDepth`. Deeper elements land beside the
+/// deepest one, as Blink attaches them, so no page nests deeper than this.
+pub const MAX_OPEN_ELEMENTS: usize = 512;
+
+/// The most formatting elements (`<b>`, `<a>`, `<font>`…) kept for
+/// reconstruction after the last marker; an earlier one is forgotten first.
+pub const MAX_ACTIVE_FORMATTING: usize = 64;
+
 /// Parses a whole document with the HTML5 algorithm (never fails: malformed
-/// markup is repaired exactly as browsers repair it).
+/// markup is repaired exactly as browsers repair it), in time linear in its
+/// bytes: the patched html5ever (vendor/html5ever/PATCH.md) bounds the open
+/// elements at [`MAX_OPEN_ELEMENTS`] and the formatting elements at
+/// [`MAX_ACTIVE_FORMATTING`], and finds duplicate attributes through a set.
 pub fn parse(source: &str) -> Html {
-    Html::parse_document(source)
+    parser().one(source)
+}
+
+/// How much of the source is parsed between two counts of the elements.
+const CHUNK_BYTES: usize = 16 * 1024;
+
+/// [`parse`], stopped as soon as the document has more than `max_elements`
+/// elements (checked every [`CHUNK_BYTES`]): a page that would be refused as
+/// too large costs no more than the limit to find out. `Err` holds the
+/// elements counted when it stopped.
+pub fn parse_within(source: &str, max_elements: usize) -> Result<Html, usize> {
+    let mut parse = ChunkedParse::new(source, max_elements);
+    while parse.step()? {}
+    Ok(parse.finish())
+}
+
+/// A parse done [`CHUNK_BYTES`] at a time, so that the browser can run
+/// between two steps (the page keeps answering while a big candidate parses).
+pub struct ChunkedParse<'a> {
+    parser: html5ever::driver::Parser<HtmlTreeSink>,
+    rest: &'a str,
+    max_elements: usize,
+    elements: usize,
+    counted: usize,
+}
+
+impl<'a> ChunkedParse<'a> {
+    pub fn new(source: &'a str, max_elements: usize) -> Self {
+        Self { parser: parser(), rest: source, max_elements, elements: 0, counted: 0 }
+    }
+
+    /// Parses the next chunk: `Ok(true)` while source is left, `Err` with
+    /// the elements counted once there are more than the limit.
+    pub fn step(&mut self) -> Result<bool, usize> {
+        let mut cut = self.rest.len().min(CHUNK_BYTES);
+        while !self.rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        self.parser.process(self.rest[..cut].into());
+        self.rest = &self.rest[cut..];
+        let doc = self.parser.tokenizer.sink.sink.0.borrow();
+        // Nodes are only ever added at the end of the arena: count the new ones.
+        self.elements += doc.tree.nodes().skip(self.counted).filter(|n| n.value().is_element()).count();
+        self.counted = doc.tree.nodes().len();
+        if self.elements > self.max_elements {
+            return Err(self.elements);
+        }
+        Ok(!self.rest.is_empty())
+    }
+
+    /// The document, once [`ChunkedParse::step`] has returned `Ok(false)`.
+    pub fn finish(self) -> Html {
+        self.parser.finish()
+    }
+}
+
+fn parser() -> html5ever::driver::Parser<HtmlTreeSink> {
+    let tree_builder = TreeBuilderOpts {
+        max_open_elements: MAX_OPEN_ELEMENTS,
+        max_active_formatting: MAX_ACTIVE_FORMATTING,
+        ..TreeBuilderOpts::default()
+    };
+    let opts = ParseOpts { tree_builder, ..ParseOpts::default() };
+    html5ever::driver::parse_document(HtmlTreeSink::new(Html::new_document()), opts)
 }
 
 /// The snapshot of a parsed document, or `None` for a document without
@@ -47,7 +124,15 @@ pub fn snapshot(doc: &Html) -> Option<Tree> {
 /// element in document order, the numbering of [`snapshot`]. html5ever's
 /// serializer writes it, so escaping, void and raw-text elements (`script`,
 /// `noscript`, `xmp`, `plaintext`…), foreign attributes and comments come
-/// out as the HTML standard says, and the file re-parses to the kept nodes.
+/// out as the HTML standard says, and the file re-parses to the kept nodes,
+/// except where the parser built a tree no markup gives directly, which
+/// happens only inside a table's insertion modes: a `<plaintext>` moved out
+/// of a table (nothing after it, the table included, can be written as
+/// markup: `<div><table><plaintext>x` re-parses without its table), and an
+/// element nested where markup would close its parent (`<div><table><p><form>`
+/// puts a `<form>` inside a `<p>`, which a `<form>` tag closes). The fuzz
+/// property (tests/fuzz.rs) holds the promise to pages whose whole document
+/// survives this round trip; `tests/template_html.rs` keeps both exceptions.
 pub fn template_html(doc: &Html, keep: &[bool]) -> String {
     let mut out = Vec::new();
     // Writing into a Vec cannot fail; the serializer only reports writer errors.
@@ -206,6 +291,78 @@ mod tests {
 
     fn describe(t: &Tree) -> Vec<(String, Option<usize>)> {
         t.nodes().map(|(_, n)| (n.tag.to_string(), n.parent.map(|p| p.0 as usize))).collect()
+    }
+
+    /// Each element's depth (`html` is 1), in document order.
+    fn depths(t: &Tree) -> Vec<usize> {
+        let mut depth: Vec<usize> = Vec::with_capacity(t.len());
+        for (_, n) in t.nodes() {
+            depth.push(n.parent.map_or(1, |p| depth[p.0 as usize] + 1));
+        }
+        depth
+    }
+
+    #[test]
+    fn deep_nesting_stops_at_blinks_depth_and_goes_on_beside() {
+        // Blink's fast/parser test, in a whole document (html and body are
+        // open too): the element that finds 513 open lands beside the 512th.
+        let source: String = (0..2000).map(|i| format!("<div id=d{i}>")).collect();
+        let t = snapshot(&parse(&source)).unwrap();
+        let id_of = |i: usize| t.node(crate::dom::NodeId(i as u32)).id.as_deref().unwrap_or("").to_string();
+        let parent_id = |i: usize| id_of(t.node(crate::dom::NodeId(i as u32)).parent.unwrap().0 as usize);
+        // Element 3 is d0 (after html, head, body).
+        assert_eq!(parent_id(3 + 510), "d509");
+        assert_eq!(parent_id(3 + 511), "d509");
+        assert_eq!(parent_id(3 + 1999), "d509");
+        assert_eq!(t.len(), 2003, "no element is lost");
+        assert_eq!(depths(&t).into_iter().max(), Some(MAX_OPEN_ELEMENTS + 1));
+    }
+
+    #[test]
+    fn closing_tags_after_the_limit_close_what_is_open() {
+        // 600 closed levels, then content: it lands in body as in every browser.
+        let source = format!("{}<p>deep</p>{}<footer>after</footer>", "<div>".repeat(600), "</div>".repeat(600));
+        let t = snapshot(&parse(&source)).unwrap();
+        let footer = t.nodes().find(|(_, n)| &*n.tag == "footer").unwrap().0;
+        assert_eq!(t.path(footer), "/html/body/footer");
+    }
+
+    #[test]
+    fn many_attributes_keep_the_first_of_duplicates() {
+        let attrs: String = (0..5000).map(|i| format!(" a{i}=v{i}")).collect();
+        let doc = parse(&format!("<div{attrs} a17=late a4999=late>x</div>"));
+        let div = doc.tree.nodes().find_map(|n| n.value().as_element().filter(|e| e.name() == "div")).unwrap();
+        assert_eq!(div.attrs().count(), 5000);
+        assert_eq!((div.attr("a17"), div.attr("a4999")), (Some("v17"), Some("v4999")));
+    }
+
+    #[test]
+    fn formatting_elements_reopen_up_to_the_bound() {
+        // The ordinary case is untouched: `<b>` reopens in the next paragraph.
+        let t = snapshot(&parse("<p><b>x</p><p>y")).unwrap();
+        let tags: Vec<&str> = t.nodes().map(|(_, n)| &*n.tag).collect();
+        assert_eq!(tags, ["html", "head", "body", "p", "b", "p", "b"]);
+        // Past the bound the earliest ones are forgotten, so each paragraph
+        // reopens at most MAX_ACTIVE_FORMATTING of them, not all before it.
+        let source: String = (0..1000).map(|i| format!("<p><b id=b{i}></p>")).collect();
+        let t = snapshot(&parse(&source)).unwrap();
+        let per_paragraph = (t.len() - 3) / 1000;
+        assert!(
+            (MAX_ACTIVE_FORMATTING - 2..=MAX_ACTIVE_FORMATTING + 1).contains(&per_paragraph),
+            "{per_paragraph} elements per paragraph"
+        );
+    }
+
+    #[test]
+    fn parse_within_stops_past_the_element_limit_and_otherwise_parses_alike() {
+        let source = format!("<p>é</p>{}", "<p><b id=x></p>".repeat(40_000));
+        assert!(parse_within(&source, 1000).is_err_and(|n| n > 1000 && n < 200_000));
+        let small = "<title>t</title><p>one<p>two é";
+        let (a, b) = (snapshot(&parse(small)).unwrap(), snapshot(&parse_within(small, 100).unwrap()).unwrap());
+        assert_eq!(describe(&a), describe(&b));
+        let chunked = format!("<div>{}</div><footer>ü</footer>", "é".repeat(CHUNK_BYTES));
+        let t = snapshot(&parse_within(&chunked, 100).unwrap()).unwrap();
+        assert_eq!(t.nodes().map(|(_, n)| &*n.tag).collect::<Vec<_>>(), ["html", "head", "body", "div", "footer"]);
     }
 
     #[test]

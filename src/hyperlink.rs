@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use url::{Origin, Url};
 
 use crate::dom::{NodeId, Tree};
-use crate::fetch_policy::{inside_form, is_action_url, node_refusal};
+use crate::fetch_policy::{inside_form, node_refusal, url_refusal};
 
 /// A link as the thesis sees it: the sequence of directory words of a URL,
 /// host first, ignoring the resource name (Def. 2.2.4).
@@ -154,7 +154,7 @@ pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
         let abs = resolved.entry(target).or_insert_with(|| {
             let mut abs = base.join(target).ok()?;
             abs.set_fragment(None);
-            (!same_document(&abs, &page) && is_candidate(&abs, &origin) && !is_action_url(&abs)).then_some(abs)
+            (!same_document(&abs, &page) && is_candidate(&abs, &origin) && url_refusal(&abs).is_none()).then_some(abs)
         });
         let Some(abs) = abs else { continue };
         if seen.insert(abs.clone()) {

@@ -7,7 +7,7 @@ use std::time::Instant;
 use url::Url;
 
 use crate::error::LoadError;
-use crate::html::{parse, snapshot};
+use crate::html::{parse_within, snapshot};
 use crate::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
 use crate::page_source::{LoadedPage, PageSource};
 
@@ -82,13 +82,22 @@ fn read_limited(file: &Path, url: &Url, budget: &ByteBudget) -> Result<Vec<u8>, 
 }
 
 impl SiteFolder {
-    /// The decoded text of the page at `url`, read under the same rules as
-    /// a candidate (the CLI writes the key page's template from it).
+    /// The decoded text of the key page at `url` (the CLI writes the key
+    /// page's template from it), read as [`SiteFolder::load_key`] reads it.
     pub fn text(&self, url: &Url) -> Result<String, LoadError> {
-        self.read(url, None)
+        self.read(url, None, false)
     }
 
-    fn read(&self, url: &Url, budget: Option<&ByteBudget>) -> Result<String, LoadError> {
+    /// The key page: read as a candidate is, except that bytes a text file
+    /// never holds (a NUL) do not refuse it, since the browser renders a key
+    /// page whatever it holds, and the extension reads what it rendered.
+    pub async fn load_key(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+        let t0 = Instant::now();
+        let source = self.read(url, Some(&self.budget), false)?;
+        self.parsed(url, &source, ms(t0))
+    }
+
+    fn read(&self, url: &Url, budget: Option<&ByteBudget>, refuse_binary: bool) -> Result<String, LoadError> {
         let file = self.file_of(url).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
         if !file.is_file() {
             return Err(LoadError::NotFound(url.to_string()));
@@ -98,8 +107,24 @@ impl SiteFolder {
             return Err(LoadError::NotHtml { url: url.to_string(), content_type: format!("a .{ext} file") });
         }
         let bytes = read_limited(&file, url, budget.unwrap_or(&ByteBudget::default()))?;
-        check_text(url.as_str(), &bytes)?;
+        if refuse_binary {
+            check_text(url.as_str(), &bytes)?;
+        }
         Ok(decode(&bytes, None))
+    }
+
+    fn parsed(&self, url: &Url, source: &str, fetch_ms: f64) -> Result<LoadedPage, LoadError> {
+        let t1 = Instant::now();
+        let too_large = |nodes| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes };
+        let doc = parse_within(source, self.max_nodes).map_err(too_large)?;
+        let parse_ms = ms(t1);
+        let t2 = Instant::now();
+        let tree = snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
+        let snapshot_ms = ms(t2);
+        if tree.len() > self.max_nodes {
+            return Err(too_large(tree.len()));
+        }
+        Ok(LoadedPage { url: url.clone(), tree, fetch_ms, parse_ms, snapshot_ms })
     }
 }
 
@@ -114,18 +139,8 @@ fn ms(since: Instant) -> f64 {
 impl PageSource for SiteFolder {
     async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let t0 = Instant::now();
-        let source = self.read(url, Some(&self.budget))?;
-        let fetch_ms = ms(t0);
-        let t1 = Instant::now();
-        let doc = parse(&source);
-        let parse_ms = ms(t1);
-        let t2 = Instant::now();
-        let tree = snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
-        let snapshot_ms = ms(t2);
-        if tree.len() > self.max_nodes {
-            return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
-        }
-        Ok(LoadedPage { url: url.clone(), tree, fetch_ms, parse_ms, snapshot_ms })
+        let source = self.read(url, Some(&self.budget), true)?;
+        self.parsed(url, &source, ms(t0))
     }
 
     fn now_ms(&self) -> f64 {

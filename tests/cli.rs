@@ -46,7 +46,7 @@ fn extracts_the_demo_site_and_writes_json_and_html() {
     let out = tempfile::tempdir().unwrap();
     // A folder that does not exist yet: tex creates it.
     let (json, html) = (out.path().join("new/t.json"), out.path().join("new/t.html"));
-    tex(&["extract", "www", "news/index.html", "--json", arg(&json), "--html", arg(&html)])
+    tex(&["extract", "www", "news/index.html", "--json", arg(&json), "--html", arg(&html), "--paths"])
         .assert()
         .success()
         .stdout(predicate::str::contains("CS              Complete, 3 of 3"));
@@ -70,7 +70,7 @@ fn finds_the_template_of_a_small_site() {
     ];
     let site = site(&files);
     let json = site.path().join("out.json");
-    tex(&["extract", arg(site.path()), "a.html", "--json", arg(&json)]).assert().success();
+    tex(&["extract", arg(site.path()), "a.html", "--json", arg(&json), "--paths"]).assert().success();
     let v = read_json(&json);
     let paths: Vec<&str> = v["template_paths"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
     assert!(paths.contains(&"/html/body/header/nav/a[4]"), "{paths:?}");
@@ -149,4 +149,31 @@ fn bench_scores_the_dev_set() {
         assert!((run["average"]["f1"].as_f64().unwrap() - mean).abs() < 1e-9, "the macro F1 is the mean of the sites'");
         assert!(mean > 0.7, "{}: macro F1 {mean} — the extractor has stopped finding templates", run["name"]);
     }
+}
+
+#[test]
+fn json_gives_node_ids_and_paths_only_on_request() {
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("t.json");
+    tex(&["extract", "www", "news/index.html", "--json", arg(&json)]).assert().success();
+    let v = read_json(&json);
+    assert!(v.get("template_paths").is_none(), "paths only with --paths: their size is nodes times depth");
+    assert_eq!(v["template_ids"].as_array().unwrap().len() as u64, v["template_nodes"].as_u64().unwrap());
+}
+
+#[test]
+fn a_closed_stdout_neither_panics_nor_loses_the_files() {
+    let out = tempfile::tempdir().unwrap();
+    let (json, html) = (out.path().join("t.json"), out.path().join("t.html"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tex"))
+        .args(["extract", "www", "news/index.html", "--json", arg(&json), "--html", arg(&html)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // As `| head -0` does: the reader is gone before the first line.
+    drop(child.stdout.take());
+    let status = child.wait_with_output().unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    assert!(json.is_file() && html.is_file());
 }

@@ -95,3 +95,40 @@ fn a_windows_1251_key_page_is_written_as_its_template_and_the_total_includes_it(
     let (total, fetch, parse, snapshot) = (number(""), number("fetch "), number("parse "), number("snapshot "));
     assert!(total + 0.2 >= fetch + parse + snapshot, "total {total} covers the loads and parses of every page: {line}");
 }
+
+#[test]
+fn a_key_page_holding_a_nul_byte_is_read_as_browsers_render_it() {
+    let links = [("a.html", "A"), ("b.html", "B"), ("c.html", "C")];
+    let mut files: Vec<(&str, Vec<u8>)> =
+        ["a.html", "b.html", "c.html"].iter().map(|n| (*n, page(n, &links, "").into_bytes())).collect();
+    files.push(("index.html", page("index", &links, "").replace("Own text", "Own\0text").into_bytes()));
+    let site = Site::new("nul", &files);
+    let o = tex(&["extract", site.path(), "index.html"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("CS              Complete"));
+}
+
+#[test]
+fn a_costly_key_page_is_refused_in_one_sentence_naming_the_setting_and_a_costly_link_is_skipped() {
+    let links = [("costly.html", "Costly"), ("a.html", "A"), ("b.html", "B"), ("c.html", "C")];
+    // Every paragraph reopens the formatting elements before it: n tags make up to 64·n elements.
+    let costly: String = (0..20_000).map(|i| format!("<p><b id=b{i}></p>")).collect();
+    let mut files: Vec<(&str, Vec<u8>)> =
+        ["index.html", "a.html", "b.html", "c.html"].iter().map(|n| (*n, page(n, &links, "").into_bytes())).collect();
+    files.push(("costly.html", costly.clone().into_bytes()));
+    files.push(("costly-key.html", page("key", &links, "").replace("<main>", &format!("<main>{costly}")).into_bytes()));
+    let site = Site::new("costly", &files);
+    let json = site.file("out.json");
+    let o = tex(&["extract", site.path(), "index.html", "--json", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let costly_load =
+        v["load_log"].as_array().unwrap().iter().find(|r| r["url"].as_str().unwrap().ends_with("costly.html"));
+    assert_eq!(costly_load.unwrap()["error"]["kind"], "too_large");
+
+    let o = tex(&["extract", site.path(), "costly-key.html"]);
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("more than the limit of 200000; the max_nodes setting raises it"), "{stderr}");
+}

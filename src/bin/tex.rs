@@ -12,10 +12,18 @@ use template_extractor::config::{Config, PRESETS};
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
 use template_extractor::html::{parse, template_html};
-use template_extractor::page_source::PageSource;
 use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::site_folder::SiteFolder;
 use template_extractor::template_memory::{Memory, Recall};
+
+/// `println!` that ignores a closed stdout: `tex extract … | head` must not
+/// panic on the broken pipe, and still writes its `--json` and `--html` files.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
 
 #[derive(Parser)]
 #[command(name = "tex", version, about = "Site-level web template extraction")]
@@ -44,6 +52,11 @@ enum Command {
         /// Write the template as a standalone HTML file here.
         #[arg(long)]
         html: Option<PathBuf>,
+        /// With --json, also write every template node's readable path
+        /// (`template_paths`; false hits and misses as paths, not ids): their
+        /// size is the template's nodes times the page's depth.
+        #[arg(long)]
+        paths: bool,
         /// Template memory file: a page whose layout matches a remembered
         /// cluster of this site is served with zero loads; otherwise the full
         /// method runs and the file gains a cluster (created when missing).
@@ -102,13 +115,16 @@ fn write(path: &PathBuf, content: &str) -> Result<(), String> {
     std::fs::write(path, content).map_err(|e| format!("Cannot write {}: {e}.", path.display()))
 }
 
-fn run_extract(
-    site: PathBuf,
-    key: String,
-    cfg: Config,
+/// Where `extract` writes its result, besides the summary on stdout.
+struct Output {
     json: Option<PathBuf>,
     html: Option<PathBuf>,
-) -> Result<(), String> {
+    /// Readable paths in the JSON (see `--paths`); node ids otherwise.
+    paths: bool,
+}
+
+fn run_extract(site: PathBuf, key: String, cfg: Config, out: Output) -> Result<(), String> {
+    let Output { json, html, paths: with_paths } = out;
     if !site.is_dir() {
         return Err(format!("The site folder {} does not exist.", site.display()));
     }
@@ -116,36 +132,33 @@ fn run_extract(
     let url = source.url_of(&key);
     let started = std::time::Instant::now();
     let (doc, x, tree) = futures::executor::block_on(async {
-        let loaded = source.load(&url).await.map_err(|e| ExtractError::KeyPage(e).to_string())?;
+        let loaded = source.load_key(&url).await.map_err(|e| ExtractError::KeyPage(e).to_string())?;
         let x = extract(&cfg, &source, &loaded).await.map_err(|e| e.to_string())?;
         let text = source.text(&url).map_err(|e| ExtractError::KeyPage(e).to_string())?;
         Ok::<_, String>((text, x, loaded.tree))
     })?;
     let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
     let t = &x.timings;
-    println!("Template of {} ({})", key, site.display());
-    println!(
+    say!("Template of {} ({})", key, site.display());
+    say!(
         "  template nodes  {} / {} ({:.1} %)",
         x.template_nodes,
         x.total_nodes,
         100.0 * x.template_nodes as f64 / x.total_nodes as f64
     );
-    println!("  links           {} same-origin", x.links);
-    println!(
-        "  CS              {:?}, {} of {} wanted, {} votes needed",
-        x.cs.kind, x.cs.size, x.cs.wanted, x.votes_needed
-    );
+    say!("  links           {} same-origin", x.links);
+    say!("  CS              {:?}, {} of {} wanted, {} votes needed", x.cs.kind, x.cs.size, x.cs.wanted, x.votes_needed);
     for p in &x.cs.pages {
-        println!("                  {}", p.path());
+        say!("                  {}", p.path());
     }
-    println!("  loads           {} (key page included; {} fetched)", x.loads, x.fetched + 1);
-    println!(
+    say!("  loads           {} (key page included; {} fetched)", x.loads, x.fetched + 1);
+    say!(
         "  time            {:.1} ms total (key page included): fetch {:.1}, parse {:.1}, snapshot {:.1}, link order {:.1}, CS search {:.1}, mapping {:.1}",
         wall_ms, t.fetch_ms, t.parse_ms, t.snapshot_ms, t.link_order_ms, t.cs_search_ms, t.mapping_ms
     );
     let gold = has_gold(&tree).then(|| (score(&tree, &x.template), disagreement(&tree, &x.template)));
     if let Some((s, d)) = &gold {
-        println!(
+        say!(
             "  gold            recall {:.2} %, precision {:.2} %, F1 {:.2} % ({} retrieved, {} gold)",
             100.0 * s.recall,
             100.0 * s.precision,
@@ -155,25 +168,30 @@ fn run_extract(
         );
         for (label, ids) in [("false hit", &d.false_hits), ("miss", &d.misses)] {
             for id in ids.iter().take(12) {
-                println!("  {label:<15} {}", tree.path(*id));
+                say!("  {label:<15} {}", tree.path(*id));
             }
         }
     }
     if let Some(path) = json {
         let mut v = serde_json::to_value(&x).expect("extraction serialises");
-        v["template_paths"] = serde_json::json!(template_paths(&tree, &x.template));
+        if with_paths {
+            v["template_paths"] = serde_json::json!(template_paths(&tree, &x.template));
+        }
         if let Some((s, d)) = &gold {
-            let paths = |ids: &[template_extractor::dom::NodeId]| ids.iter().map(|&i| tree.path(i)).collect::<Vec<_>>();
+            let nodes = |ids: &[template_extractor::dom::NodeId]| match with_paths {
+                true => serde_json::json!(ids.iter().map(|&i| tree.path(i)).collect::<Vec<_>>()),
+                false => serde_json::json!(ids.iter().map(|i| i.index()).collect::<Vec<_>>()),
+            };
             v["score"] = serde_json::json!(s);
-            v["false_hits"] = serde_json::json!(paths(&d.false_hits));
-            v["misses"] = serde_json::json!(paths(&d.misses));
+            v["false_hits"] = nodes(&d.false_hits);
+            v["misses"] = nodes(&d.misses);
         }
         write(&path, &serde_json::to_string_pretty(&v).expect("json"))?;
-        println!("  wrote           {}", path.display());
+        say!("  wrote           {}", path.display());
     }
     if let Some(path) = html {
         write(&path, &template_html(&parse(&doc), &x.template))?;
-        println!("  wrote           {}", path.display());
+        say!("  wrote           {}", path.display());
     }
     Ok(())
 }
@@ -183,18 +201,28 @@ fn pct(v: f64) -> String {
 }
 
 fn print_run(run: &ConfigRun) {
-    println!("\n== {} ==", run.name);
-    println!(
+    say!("\n== {} ==", run.name);
+    say!(
         "{:<14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9}",
-        "site", "nodes", "gold", "retr", "recall", "prec", "F1", "cF1", "loads", "CS", "ms"
+        "site",
+        "nodes",
+        "gold",
+        "retr",
+        "recall",
+        "prec",
+        "F1",
+        "cF1",
+        "loads",
+        "CS",
+        "ms"
     );
     for r in &run.sites {
         if let Some(e) = &r.error {
-            println!("{:<14} error: {e}", r.site);
+            say!("{:<14} error: {e}", r.site);
             continue;
         }
         let s = &r.score;
-        println!(
+        say!(
             "{:<14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9.1}",
             r.site,
             s.nodes,
@@ -210,7 +238,7 @@ fn print_run(run: &ConfigRun) {
         );
     }
     let a = &run.average;
-    println!(
+    say!(
         "{:<14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>5.1} {:>4} {:>9.1}",
         "macro avg",
         "",
@@ -245,13 +273,10 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
     for r in &runs {
         print_run(r);
     }
-    println!(
-        "\n{:<24} {:>7} {:>7} {:>7} {:>7} {:>6} {:>9}",
-        "config", "recall", "prec", "F1", "cF1", "loads", "ms/site"
-    );
+    say!("\n{:<24} {:>7} {:>7} {:>7} {:>7} {:>6} {:>9}", "config", "recall", "prec", "F1", "cF1", "loads", "ms/site");
     for r in &runs {
         let a = &r.average;
-        println!(
+        say!(
             "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6.1} {:>9.1}",
             r.name,
             pct(a.recall),
@@ -263,7 +288,7 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
         );
     }
     let everything = everything_is_template(&sites);
-    println!(
+    say!(
         "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6} {:>9}",
         "everything is template",
         pct(everything.recall),
@@ -273,7 +298,7 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
         "-",
         "-"
     );
-    println!("(F1: template F1; cF1: content F1, the not-template class a reader of the Content view sees)");
+    say!("(F1: template F1; cF1: content F1, the not-template class a reader of the Content view sees)");
     if let Some(path) = json {
         let report = serde_json::json!({
             "set": set.display().to_string(),
@@ -281,21 +306,15 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
             "everything_is_template": everything,
         });
         write(&path, &serde_json::to_string_pretty(&report).expect("json"))?;
-        println!("wrote {}", path.display());
+        say!("wrote {}", path.display());
     }
     Ok(())
 }
 
 /// `extract --memory`: serve the page from the site's remembered clusters,
 /// or extract it in full and remember it.
-fn run_extract_memory(
-    site: PathBuf,
-    key: String,
-    cfg: Config,
-    json: Option<PathBuf>,
-    html: Option<PathBuf>,
-    file: PathBuf,
-) -> Result<(), String> {
+fn run_extract_memory(site: PathBuf, key: String, cfg: Config, out: Output, file: PathBuf) -> Result<(), String> {
+    let Output { json, html, paths: with_paths } = out;
     if !site.is_dir() {
         return Err(format!("The site folder {} does not exist.", site.display()));
     }
@@ -311,29 +330,29 @@ fn run_extract_memory(
     let url = source.url_of(&key);
     let start = std::time::Instant::now();
     let (recall, tree) = futures::executor::block_on(async {
-        let loaded = source.load(&url).await.map_err(|e| ExtractError::KeyPage(e).to_string())?;
+        let loaded = source.load_key(&url).await.map_err(|e| ExtractError::KeyPage(e).to_string())?;
         let r = memory.recall(&site_key, &cfg, &source, &loaded).await.map_err(|e| e.to_string())?;
         Ok::<_, String>((r, loaded.tree))
     })?;
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let template = recall.template();
     let nodes = template.iter().filter(|&&t| t).count();
-    println!("Template of {} ({})", key, site.display());
-    println!("  template nodes  {} / {} ({:.1} %)", nodes, tree.len(), 100.0 * nodes as f64 / tree.len() as f64);
+    say!("Template of {} ({})", key, site.display());
+    say!("  template nodes  {} / {} ({:.1} %)", nodes, tree.len(), 100.0 * nodes as f64 / tree.len() as f64);
     match &recall {
         Recall::Reused { cluster, similarity, .. } => {
-            println!("  memory          cluster {cluster} of this site, layout similarity {similarity:.2}: 0 loads")
+            say!("  memory          cluster {cluster} of this site, layout similarity {similarity:.2}: 0 loads")
         }
-        Recall::Extracted(x) => println!(
+        Recall::Extracted(x) => say!(
             "  memory          no cluster fits: full method, {} loads; learnt as cluster {}",
             x.loads,
             memory.sites[&site_key].len() - 1
         ),
     }
-    println!("  time            {ms:.1} ms (key page load included)");
+    say!("  time            {ms:.1} ms (key page load included)");
     if has_gold(&tree) {
         let s = score(&tree, template);
-        println!(
+        say!(
             "  gold            recall {:.2} %, precision {:.2} %, F1 {:.2} %",
             100.0 * s.recall,
             100.0 * s.precision,
@@ -341,23 +360,26 @@ fn run_extract_memory(
         );
     }
     write(&file, &memory.to_json())?;
-    println!("  wrote           {}", file.display());
+    say!("  wrote           {}", file.display());
     if let Some(path) = json {
-        let v = serde_json::json!({
+        let mut v = serde_json::json!({
             "key": key,
             "reused": matches!(recall, Recall::Reused { .. }),
             "loads": recall.loads(),
             "template_nodes": nodes,
             "total_nodes": tree.len(),
-            "template_paths": template_paths(&tree, template),
+            "template_ids": (0..tree.len()).filter(|&i| template[i]).collect::<Vec<_>>(),
         });
+        if with_paths {
+            v["template_paths"] = serde_json::json!(template_paths(&tree, template));
+        }
         write(&path, &serde_json::to_string_pretty(&v).expect("json"))?;
-        println!("  wrote           {}", path.display());
+        say!("  wrote           {}", path.display());
     }
     if let Some(path) = html {
         let text = std::fs::read_to_string(site.join(key.trim_start_matches('/'))).unwrap_or_default();
         write(&path, &template_html(&parse(&text), template))?;
-        println!("  wrote           {}", path.display());
+        say!("  wrote           {}", path.display());
     }
     Ok(())
 }
@@ -370,17 +392,24 @@ fn run_memory_check_set(set: PathBuf, presets: Vec<String>, json: Option<PathBuf
     for p in presets {
         let cfg = load_config(&p, None)?;
         let checks: Vec<MemoryCheck> = sites.iter().map(|s| run_memory_check(&cfg, s)).collect();
-        println!("\n== {p}: key page from memory (0 loads) vs full extraction ==");
-        println!(
+        say!("\n== {p}: key page from memory (0 loads) vs full extraction ==");
+        say!(
             "{:<14} {:>5} {:>5} {:>7} {:>7} {:>5} {:>7} {:>8}  learnt from",
-            "site", "pages", "sim", "F1 mem", "F1 full", "loads", "ms mem", "ms full"
+            "site",
+            "pages",
+            "sim",
+            "F1 mem",
+            "F1 full",
+            "loads",
+            "ms mem",
+            "ms full"
         );
         for c in &checks {
             if let Some(e) = &c.error {
-                println!("{:<14} error: {e}", c.site);
+                say!("{:<14} error: {e}", c.site);
                 continue;
             }
-            println!(
+            say!(
                 "{:<14} {:>5} {:>5} {:>7} {:>7} {:>5} {:>7.2} {:>8.1}  {}",
                 c.site,
                 c.learnt.len(),
@@ -402,7 +431,7 @@ fn run_memory_check_set(set: PathBuf, presets: Vec<String>, json: Option<PathBuf
         let mut reuse_ms: Vec<f64> = served.iter().map(|c| c.reuse_ms).collect();
         reuse_ms.sort_by(f64::total_cmp);
         let median = reuse_ms.get(reuse_ms.len() / 2).copied().unwrap_or(0.0);
-        println!(
+        say!(
             "macro F1: memory {} (sites without a fitting cluster fall back to the full method), full {}; \
              served from memory {}/{} sites, median {median:.2} ms",
             pct(with_fallback).trim(),
@@ -411,7 +440,7 @@ fn run_memory_check_set(set: PathBuf, presets: Vec<String>, json: Option<PathBuf
             ok.len()
         );
         let m = served.len().max(1) as f64;
-        println!(
+        say!(
             "on the {} sites served from memory: macro F1 memory {}, full {}",
             served.len(),
             pct(served.iter().map(|c| c.reused.map_or(0.0, |s| s.f1)).sum::<f64>() / m).trim(),
@@ -421,7 +450,7 @@ fn run_memory_check_set(set: PathBuf, presets: Vec<String>, json: Option<PathBuf
     }
     if let Some(path) = json {
         write(&path, &serde_json::to_string_pretty(&report).expect("json"))?;
-        println!("wrote {}", path.display());
+        say!("wrote {}", path.display());
     }
     Ok(())
 }
@@ -429,11 +458,13 @@ fn run_memory_check_set(set: PathBuf, presets: Vec<String>, json: Option<PathBuf
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Extract { site, key, preset, config, json, html, memory: Some(memory) } => {
-            load_config(&preset, config.as_ref()).and_then(|cfg| run_extract_memory(site, key, cfg, json, html, memory))
+        Command::Extract { site, key, preset, config, json, html, paths, memory: Some(memory) } => {
+            load_config(&preset, config.as_ref())
+                .and_then(|cfg| run_extract_memory(site, key, cfg, Output { json, html, paths }, memory))
         }
-        Command::Extract { site, key, preset, config, json, html, memory: None } => {
-            load_config(&preset, config.as_ref()).and_then(|cfg| run_extract(site, key, cfg, json, html))
+        Command::Extract { site, key, preset, config, json, html, paths, memory: None } => {
+            load_config(&preset, config.as_ref())
+                .and_then(|cfg| run_extract(site, key, cfg, Output { json, html, paths }))
         }
         Command::Bench { set, preset, json, memory_check: true, .. } => run_memory_check_set(set, preset, json),
         Command::Bench { set, preset, config, json, memory_check: false } => run_bench(set, preset, config, json),

@@ -12,14 +12,14 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use gloo_net::http::{Request, Response};
+use gloo_net::http::Response;
 use url::{Origin, Url};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, Performance, ReadableStreamDefaultReader, RequestCredentials, RequestMode, RequestRedirect,
-    ResponseType,
+    AbortController, Performance, ReadableStreamDefaultReader, RequestCredentials, RequestInit, RequestMode,
+    RequestRedirect, ResponseType,
 };
 
 use crate::error::LoadError;
@@ -136,15 +136,17 @@ impl FetchSource {
         }
     }
 
+    /// Built with web-sys, not gloo-net: gloo-net's builder panics on an
+    /// error that is not an `Error` of this script's realm, which is what
+    /// Firefox throws into a content script for a URL it will not request.
     fn request(&self, url: &Url, redirect: RequestRedirect, deadline: &Deadline) -> Result<web_sys::Request, String> {
-        Ok(Request::get(url.as_str())
-            .mode(RequestMode::SameOrigin)
-            .redirect(redirect)
-            .credentials(RequestCredentials::Omit)
-            .abort_signal(Some(&deadline.controller.signal()))
-            .build()
-            .map_err(|e| e.to_string())?
-            .into())
+        let init = RequestInit::new();
+        init.set_method("GET");
+        init.set_mode(RequestMode::SameOrigin);
+        init.set_redirect(redirect);
+        init.set_credentials(RequestCredentials::Omit);
+        init.set_signal(Some(&deadline.controller.signal()));
+        web_sys::Request::new_with_str_and_init(url.as_str(), &init).map_err(|e| reason(&e))
     }
 
     /// The decoded body of an HTML page at `url`. `same-origin` mode makes
@@ -252,6 +254,19 @@ impl FetchSource {
         (out, ms)
     }
 
+    /// One chunk of a parse, its duration added to both totals.
+    fn busy_step(
+        &self,
+        parse: &mut crate::html::ChunkedParse,
+        total: &mut f64,
+        unyielded: &mut f64,
+    ) -> Result<bool, usize> {
+        let (step, ms) = self.busy(|| parse.step());
+        *total += ms;
+        *unyielded += ms;
+        step
+    }
+
     /// Whether the current slice of work has lasted [`SLICE_MS`].
     fn slice_spent(&self) -> bool {
         self.now_ms() - self.yielded_at.get() >= SLICE_MS
@@ -276,14 +291,27 @@ impl FetchSource {
         }
         // html5ever in wasm (the CLI's parser): the body is already here, and
         // parsing it here beats DOMParser plus a web-sys walk of its document.
-        let (doc, parse_ms) = self.busy(|| crate::html::parse(&html));
+        // In chunks, letting the page run once half a slice of parsing is
+        // spent: a big or deep page no longer holds the main thread for its
+        // whole parse, and a small one is parsed at once, as before.
+        let too_large = |nodes| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes };
+        let mut parse = crate::html::ChunkedParse::new(&html, self.max_nodes);
+        let (mut parse_ms, mut unyielded_ms) = (0.0, 0.0);
+        while self.busy_step(&mut parse, &mut parse_ms, &mut unyielded_ms).map_err(too_large)? {
+            if unyielded_ms >= SLICE_MS / 2.0 {
+                self.yield_now().await;
+                unyielded_ms = 0.0;
+            }
+        }
+        let (doc, finish_ms) = self.busy(|| parse.finish());
+        parse_ms += finish_ms;
         if parse_ms >= SLICE_MS / 2.0 {
             self.yield_now().await;
         }
         let (tree, snapshot_ms) = self.busy(|| crate::html::snapshot(&doc));
         let tree = tree.ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         if tree.len() > self.max_nodes {
-            return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
+            return Err(too_large(tree.len()));
         }
         Ok(LoadedPage { url: url.clone(), tree, fetch_ms: t1 - t0, parse_ms, snapshot_ms })
     }

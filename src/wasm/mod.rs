@@ -7,6 +7,7 @@ pub mod fetch_source;
 pub mod live_dom;
 pub mod live_snapshot;
 mod memory;
+mod panic_report;
 mod save;
 pub mod view;
 
@@ -44,7 +45,7 @@ thread_local! {
 
 #[wasm_bindgen(start)]
 fn start() {
-    console_error_panic_hook::set_once();
+    panic_report::install();
 }
 
 /// What the progress callback receives: `snapshot` (reading the page),

@@ -141,7 +141,7 @@ test('a page over the size limit (max_nodes from storage) says so in one sentenc
   await popup.evaluate(() => chrome.storage.local.set({ config: { max_nodes: 50 } }));
   const { error } = await extract(popup);
   await popup.evaluate(() => chrome.storage.local.remove('config'));
-  assert.equal(error, `The key page could not be loaded: ${site.origin}${KEY_PAGE} has 130 elements, more than the limit of 50.`);
+  assert.equal(error, `The key page could not be loaded: ${site.origin}${KEY_PAGE} has at least 130 elements, more than the limit of 50; the option “Largest page” raises it.`);
   await Promise.all([page.close(), popup.close()]);
 });
 

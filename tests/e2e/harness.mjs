@@ -37,7 +37,7 @@ let cliCache = null;
 export function nativeExtraction() {
   if (cliCache) return cliCache;
   const out = join(mkdtempSync(join(tmpdir(), 'tex-cli-')), 'out.json');
-  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', WWW, KEY_PAGE.slice(1), '--json', out],
+  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', WWW, KEY_PAGE.slice(1), '--json', out, '--paths'],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   cliCache = JSON.parse(readFileSync(out, 'utf8'));
   return cliCache;

@@ -21,7 +21,7 @@ export function nativeRecall() {
   const tex = (page, ...rest) => execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', WWW, page.slice(1),
     '--memory', join(dir, 'memory.json'), ...rest], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   tex(KEY_PAGE);
-  tex(SECOND_PAGE, '--json', join(dir, 'out.json'));
+  tex(SECOND_PAGE, '--json', join(dir, 'out.json'), '--paths');
   cache = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
   return cache;
 }

@@ -33,10 +33,11 @@ function page(title, links, main, head = '<meta charset="utf-8">') {
  */
 export async function recordingServer(routes) {
   const requests = [];
+  const served = { ...routes };
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     requests.push({ path: url.pathname + url.search, cookie: req.headers.cookie ?? null, mode: req.headers['sec-fetch-mode'] ?? null });
-    const handler = routes[url.pathname];
+    const handler = served[url.pathname];
     if (handler) handler(req, res, url);
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title><h1>Not found</h1>');
   });
@@ -44,6 +45,8 @@ export async function recordingServer(routes) {
   return {
     origin: `http://127.0.0.1:${server.address().port}`,
     requests,
+    /** The served paths, open to additions once the origin is known. */
+    routes: served,
     /** Requests the extension made (not the tab's navigations, not the favicon). */
     fetched: () => requests.filter((r) => r.mode !== 'navigate' && r.path !== '/favicon.ico'),
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
@@ -65,7 +68,7 @@ function ordinaryPages(prefix, links) {
 /** The native CLI's extraction of `key` in the folder `dir`. */
 function nativeOf(dir, key) {
   const out = join(dir, 'out.json');
-  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', dir, key, '--json', out],
+  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', dir, key, '--json', out, '--paths'],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   return JSON.parse(readFileSync(out, 'utf8'));
 }
@@ -101,6 +104,61 @@ export function safetyTests(test, assert, open) {
       assert.deepEqual(fetched.map((r) => r.path).sort(), ['/shop/a.html', '/shop/b.html', '/shop/c.html'],
         'only the three plain pages were requested');
       assert.deepEqual(fetched.filter((r) => r.cookie !== null), [], 'no candidate request carried a cookie');
+    } finally {
+      await s.close();
+      await server.close();
+    }
+  });
+
+  test('a same-origin link with a user name and password in it is never requested, and the extraction ends', async () => {
+    const server = await recordingServer({});
+    const credentials = `http://user:pw@${server.origin.slice('http://'.length)}/cred/p1.html`;
+    const links = [['/cred/a.html', 'A'], [credentials, 'With credentials'], ['/cred/b.html', 'B'], ['/cred/c.html', 'C']];
+    Object.assign(server.routes, {
+      ...ordinaryPages('/cred', links),
+      '/cred/index.html': html(page('Credentials', links, '<p>A link carries HTTP authentication.</p>')),
+      '/cred/p1.html': html(page('Authenticated', links, '<p>Reached with credentials.</p>')),
+    });
+    const s = await open(`${server.origin}/cred/index.html`, { cs_size: 3 });
+    try {
+      const { error, report } = await s.extract();
+      assert.equal(error, null);
+      assert.deepEqual(server.fetched().map((r) => r.path).sort(), ['/cred/a.html', '/cred/b.html', '/cred/c.html']);
+      assert.ok(report.load_log.every((r) => !r.url.includes('p1.html')), 'the link is dropped before any load');
+    } finally {
+      await s.close();
+      await server.close();
+    }
+  });
+
+  test('a linked page of 100,000 nested unclosed <div>s is parsed in bounded time: the extraction ends within seconds, the tab keeps ticking', async (t) => {
+    const links = [['/deep/deep.html', 'Deep'], ['/deep/a.html', 'A'], ['/deep/b.html', 'B'], ['/deep/c.html', 'C']];
+    const server = await recordingServer({
+      ...ordinaryPages('/deep', links),
+      '/deep/index.html': html(page('Deep', links, '<p>The key page.</p>')),
+      '/deep/deep.html': html(page('Deep page', links, '<div>'.repeat(100_000))),
+    });
+    const s = await open(`${server.origin}/deep/index.html`, {});
+    try {
+      // A heartbeat in the page: its longest gap is how long the tab was frozen.
+      await s.inPage(() => {
+        const beat = { last: performance.now(), longest: 0 };
+        window.texHeartbeat = beat;
+        setInterval(() => {
+          const now = performance.now();
+          beat.longest = Math.max(beat.longest, now - beat.last);
+          beat.last = now;
+        }, 50);
+      });
+      const started = Date.now();
+      const { error, report } = await s.extract();
+      const took = Date.now() - started;
+      const longest = await s.inPage(() => window.texHeartbeat.longest);
+      t.diagnostic(`extract took ${took} ms, longest heartbeat gap ${Math.round(longest)} ms`);
+      assert.equal(error, null);
+      assert.equal(outcomes(report)['/deep/deep.html'], 'ok', 'the deep page is parsed, not refused');
+      assert.ok(took < 15_000, `extract took ${took} ms (before the bound: 44 s)`);
+      assert.ok(longest < 1_500, `the tab froze for ${Math.round(longest)} ms (before the bound: 43 s)`);
     } finally {
       await s.close();
       await server.close();

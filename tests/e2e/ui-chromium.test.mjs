@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { serveSet } from '../../scripts/bench.mjs';
 import { launchChromium, openWithPopup } from './chromium.mjs';
 import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction } from './harness.mjs';
+import { recordingServer } from './safety.mjs';
 import { serve } from './server.mjs';
 import {
   axeViolationsIn, chooseView, largestBlankBand, launchChromiumIn, pageLayerProbe, popupState, readerCoverage, serveHugePage,
@@ -92,6 +93,41 @@ test('the first thing the popup says is plain words; nodes, subdigraph, votes an
   for (const word of ['nodes', 'subdigraph', 'votes needed', 'Mapping and votes']) assert.ok(details.includes(word), `Details hold "${word}"`);
   await popup.screenshot({ path: join(SHOTS, 'popup-details.png'), fullPage: true });
   await Promise.all([page.close(), popup.close()]);
+});
+
+test('Cancel during the parse of deep linked pages takes effect at once (heartbeat and latency reported)', async (t) => {
+  const deep = `<!doctype html><title>Deep</title><nav>${['d1', 'd2', 'd3', 'd4', 'a'].map((p) => `<a href="${p}.html">${p}</a>`).join('')}</nav>`;
+  const server = await recordingServer({ '/c/index.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(deep) });
+  for (const p of ['d1', 'd2', 'd3', 'd4']) {
+    server.routes[`/c/${p}.html`] = (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(deep + '<div>'.repeat(100_000));
+  }
+  const { page, popup } = await openWithPopup(browser, `${server.origin}/c/index.html`);
+  try {
+    await page.evaluate(() => {
+      const beat = { last: performance.now(), longest: 0 };
+      window.texHeartbeat = beat;
+      setInterval(() => {
+        const now = performance.now();
+        beat.longest = Math.max(beat.longest, now - beat.last);
+        beat.last = now;
+      }, 50);
+    });
+    await popup.click('#extract');
+    // Cancel once the first deep page has been read: its parse is under way.
+    await until(() => server.fetched().length > 0, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const t0 = Date.now();
+    await popup.click('#cancel');
+    await popup.waitForSelector('#error:not([hidden])');
+    const latency = Date.now() - t0;
+    const longest = await page.evaluate(() => window.texHeartbeat.longest);
+    t.diagnostic(`Cancel took ${latency} ms, longest heartbeat gap ${Math.round(longest)} ms`);
+    assert.equal((await popupState(popup)).error, 'The extraction was cancelled.');
+    assert.ok(latency < 1_500, `Cancel took ${latency} ms (before the bound: 42 s)`);
+  } finally {
+    await Promise.all([page.close(), popup.close()]);
+    await server.close();
+  }
 });
 
 test('Cancel stops a running extraction and says so in one sentence', async () => {
@@ -321,7 +357,7 @@ describe('Spanish', () => {
     await big.popup.waitForSelector('#error:not([hidden])');
     await big.popup.evaluate(() => chrome.storage.local.remove('config'));
     assert.equal(await big.popup.textContent('#error'),
-      `No se pudo cargar la página clave: ${site.origin}${KEY_PAGE} tiene 130 elementos, más que el límite de 50.`);
+      `No se pudo cargar la página clave: ${site.origin}${KEY_PAGE} tiene al menos 130 elementos, más que el límite de 50; la opción «Página más grande» lo aumenta.`);
     await Promise.all([big.page.close(), big.popup.close()]);
 
     const huge = await openWithPopup(es, `${bigPage.origin}/huge.html`);
@@ -329,7 +365,7 @@ describe('Spanish', () => {
     await huge.popup.click('#extract');
     await huge.popup.waitForSelector('#error:not([hidden])');
     await huge.popup.evaluate(() => chrome.storage.local.remove('config'));
-    assert.match(await huge.popup.textContent('#error'), /tiene 12\.\d{3} elementos, más que el límite de 10\.000\.$/,
+    assert.match(await huge.popup.textContent('#error'), /tiene al menos 12\.\d{3} elementos, más que el límite de 10\.000; la opción «Página más grande» lo aumenta\.$/,
       'numbers from the core in Spanish notation');
     await Promise.all([huge.page.close(), huge.popup.close()]);
   });
