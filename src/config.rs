@@ -45,7 +45,7 @@ pub struct Equality {
     /// P_nch, used when neither node has children (tuned value 1).
     pub no_children: f64,
     /// P_t: two nodes can map only if their probability exceeds this. The
-    /// thesis does not publish its value; see README for the dev-set sweep.
+    /// thesis does not publish its value; see docs/method.md for the dev-set sweep.
     pub threshold: f64,
     /// Factor applied to P_= when both nodes have text of their own and it
     /// differs. 1 ignores text, as the thesis does; lower values keep
