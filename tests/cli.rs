@@ -58,6 +58,26 @@ fn extracts_the_demo_site_and_writes_json_and_html() {
     assert!(paths.iter().any(|p| p.contains("/header")) && paths.iter().any(|p| p.contains("/footer")));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<header") && page.contains("<footer"));
+    // The key page's head is not template (its title names the article), yet
+    // the saved file keeps its stylesheet and charset, with a base and a neutral title.
+    assert!(page.contains(r#"<link href="/css/style.css" rel="stylesheet">"#), "{page}");
+    assert!(page.contains(r#"<meta charset="utf-8">"#) && page.contains("<title>Template of www</title>"), "{page}");
+    assert!(page.contains(r#"<base href="file:///"#) && page.contains(r#"/www/news/index.html">"#), "{page}");
+    assert!(!page.contains("News &ndash;") && !page.contains("News –"), "{page}");
+    let served = out.path().join("served.html");
+    tex(&[
+        "extract",
+        "www",
+        "news/index.html",
+        "--html",
+        arg(&served),
+        "--base",
+        "http://127.0.0.1:8000/news/index.html",
+    ])
+    .assert()
+    .success();
+    let page = std::fs::read_to_string(&served).unwrap();
+    assert!(page.contains(r#"<base href="http://127.0.0.1:8000/news/index.html">"#), "{page}");
 }
 
 #[test]

@@ -9,10 +9,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use template_extractor::bench::{read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
 use template_extractor::config::{Config, PRESETS};
+use template_extractor::dom::Tree;
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
-use template_extractor::html::{parse, template_html};
+use template_extractor::html::{parse, saved_template_html, SavedHead};
 use template_extractor::page_source::PageSource;
+use template_extractor::saved_template::{neutral_title, saved_keep};
 use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::site_folder::SiteFolder;
 use template_extractor::template_memory::{Memory, Recall};
@@ -41,9 +43,16 @@ enum Command {
         /// Write the result as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Write the template as a standalone HTML file here.
+        /// Write the template as a standalone HTML file here, with the
+        /// page's head (stylesheets, charset) and a `<base href>`.
         #[arg(long)]
         html: Option<PathBuf>,
+        /// The key page's address for the saved template's `<base href>`
+        /// (e.g. http://127.0.0.1:8000/news/index.html where the folder is
+        /// served); default: the key page's file, where links relative to
+        /// the page resolve but links from the site's root do not.
+        #[arg(long)]
+        base: Option<String>,
         /// Template memory file: a page whose layout matches a remembered
         /// cluster of this site is served with zero loads; otherwise the full
         /// method runs and the file gains a cluster (created when missing).
@@ -102,12 +111,37 @@ fn write(path: &PathBuf, content: &str) -> Result<(), String> {
     std::fs::write(path, content).map_err(|e| format!("Cannot write {}: {e}.", path.display()))
 }
 
+/// The saved template of `text` (the key page `key` of `site`): its head,
+/// a neutral title naming the folder, and a base that finds the page's files.
+fn saved_html(
+    site: &std::path::Path,
+    key: &str,
+    text: &str,
+    tree: &Tree,
+    template: &[bool],
+    base: Option<String>,
+) -> Result<String, String> {
+    let file = site.join(key.trim_start_matches('/'));
+    let base = match base {
+        Some(base) => base,
+        None => std::fs::canonicalize(&file)
+            .ok()
+            .and_then(|f| url::Url::from_file_path(f).ok())
+            .ok_or_else(|| format!("Cannot make a file address of {}; pass --base.", file.display()))?
+            .to_string(),
+    };
+    let name = std::fs::canonicalize(site).ok().and_then(|s| s.file_name().map(|n| n.to_string_lossy().into_owned()));
+    let title = neutral_title(&name.unwrap_or_else(|| site.display().to_string()));
+    Ok(saved_template_html(&parse(text), &saved_keep(tree, template), &SavedHead { title, base }))
+}
+
 fn run_extract(
     site: PathBuf,
     key: String,
     cfg: Config,
     json: Option<PathBuf>,
     html: Option<PathBuf>,
+    base: Option<String>,
 ) -> Result<(), String> {
     if !site.is_dir() {
         return Err(format!("The site folder {} does not exist.", site.display()));
@@ -172,7 +206,7 @@ fn run_extract(
         println!("  wrote           {}", path.display());
     }
     if let Some(path) = html {
-        write(&path, &template_html(&parse(&doc), &x.template))?;
+        write(&path, &saved_html(&site, &key, &doc, &tree, &x.template, base)?)?;
         println!("  wrote           {}", path.display());
     }
     Ok(())
@@ -272,6 +306,7 @@ fn run_extract_memory(
     cfg: Config,
     json: Option<PathBuf>,
     html: Option<PathBuf>,
+    base: Option<String>,
     file: PathBuf,
 ) -> Result<(), String> {
     if !site.is_dir() {
@@ -334,7 +369,7 @@ fn run_extract_memory(
     }
     if let Some(path) = html {
         let text = std::fs::read_to_string(site.join(key.trim_start_matches('/'))).unwrap_or_default();
-        write(&path, &template_html(&parse(&text), template))?;
+        write(&path, &saved_html(&site, &key, &text, &tree, template, base)?)?;
         println!("  wrote           {}", path.display());
     }
     Ok(())
@@ -407,11 +442,12 @@ fn run_memory_check_set(set: PathBuf, presets: Vec<String>, json: Option<PathBuf
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Extract { site, key, preset, config, json, html, memory: Some(memory) } => {
-            load_config(&preset, config.as_ref()).and_then(|cfg| run_extract_memory(site, key, cfg, json, html, memory))
+        Command::Extract { site, key, preset, config, json, html, base, memory: Some(memory) } => {
+            load_config(&preset, config.as_ref())
+                .and_then(|cfg| run_extract_memory(site, key, cfg, json, html, base, memory))
         }
-        Command::Extract { site, key, preset, config, json, html, memory: None } => {
-            load_config(&preset, config.as_ref()).and_then(|cfg| run_extract(site, key, cfg, json, html))
+        Command::Extract { site, key, preset, config, json, html, base, memory: None } => {
+            load_config(&preset, config.as_ref()).and_then(|cfg| run_extract(site, key, cfg, json, html, base))
         }
         Command::Bench { set, preset, json, memory_check: true, .. } => run_memory_check_set(set, preset, json),
         Command::Bench { set, preset, config, json, memory_check: false } => run_bench(set, preset, config, json),
