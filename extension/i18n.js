@@ -46,6 +46,22 @@ globalThis.texI18n ??= (() => {
     }
   }
 
+  const pluralRules = new Map();
+
+  /**
+   * The message `key_<category>` for the count `n` ($1, in the UI language's
+   * notation) and `args` ($2…), where the category is what the language's
+   * plural rules (`Intl.PluralRules`) say for `n`: "1 other page" but
+   * "2 other pages", as each language counts.
+   */
+  function plural(key, n, ...args) {
+    const lang = api.i18n.getMessage('lang') || 'en';
+    if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+    const category = pluralRules.get(lang).select(n);
+    const values = [number(n), ...args.map(String)];
+    return api.i18n.getMessage(`${key}_${category}`, values) || api.i18n.getMessage(`${key}_other`, values) || key;
+  }
+
   /** Milliseconds as a short duration a person reads ("0.4 s", "850 ms"). */
   function duration(ms) {
     return ms >= 1000 ? t('seconds', number(ms / 1000, 1)) : t('milliseconds', number(ms, 0));
@@ -64,5 +80,5 @@ globalThis.texI18n ??= (() => {
     return formats.get(key).format(x);
   }
 
-  return { t, sentence, localize, duration, number };
+  return { t, plural, sentence, localize, duration, number };
 })();

@@ -5,7 +5,7 @@
 'use strict';
 
 (() => {
-  const { t, sentence } = texI18n;
+  const { t, plural, sentence } = texI18n;
   const $ = (id) => document.getElementById(id);
   const store = globalThis.texMemory;
 
@@ -26,7 +26,7 @@
   async function render() {
     const sites = await store.list();
     const date = (ms) => new Date(ms).toLocaleDateString(t('lang'), { dateStyle: 'medium' });
-    $('memory-sites').replaceChildren(...sites.map((s) => row(t('memorySite', s.origin, s.clusters, date(s.updated)),
+    $('memory-sites').replaceChildren(...sites.map((s) => row(t('memorySite', s.origin, plural('countLayouts', s.clusters), date(s.updated)),
       t('memoryForget'), t('memoryForgetLabel', s.origin), async () => {
         await store.forget(s.origin);
         say(t('memoryForgotten', s.origin));

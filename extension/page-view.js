@@ -20,7 +20,7 @@ globalThis.texPageView ??= (() => {
 
   const STYLE = `
     :host { all: initial; }
-    .badge { position: fixed; right: 16px; bottom: 16px; z-index: 2; max-width: 340px; pointer-events: auto;
+    .badge { position: fixed; right: 16px; bottom: 16px; z-index: 2; width: 300px; box-sizing: border-box; pointer-events: auto;
       font: 13px/1.4 system-ui, sans-serif; color: #1d2430; background: #fff; border: 1px solid #8a94a6;
       border-radius: 8px; box-shadow: 0 4px 16px rgb(0 0 0 / .2); padding: 8px 10px; }
     .head { display: flex; align-items: center; gap: 8px; font-weight: 600; }
@@ -42,6 +42,7 @@ globalThis.texPageView ??= (() => {
       button[aria-pressed="true"] { background: #7aa2f7; border-color: #7aa2f7; color: #111; }
       .error { color: #ff8a80; }
       .outline { border-color: #7aa2f7; background: rgb(122 162 247 / .12); }
+      .reader { background: #16191f; color: #e6e9ef; }
     }`;
 
   // Rules for the cloned content: the page's own styles still apply to it,
@@ -54,7 +55,11 @@ globalThis.texPageView ??= (() => {
     body { display: none !important; }
     .${READER} * { float: none !important; position: static !important; max-width: 100% !important; min-width: 0 !important; }
     .${READER} > * { width: auto !important; margin-left: 0 !important; margin-right: 0 !important; grid-column: auto !important; }
-    .${READER} img, .${READER} video { height: auto !important; }`;
+    .${READER} img, .${READER} video { height: auto !important; }
+    @media (prefers-color-scheme: dark) {
+      .${READER} * { color: inherit !important; background-color: transparent !important; border-color: #5b6478 !important; }
+      .${READER} a { color: #8ab4f8 !important; }
+    }`;
 
   function el(tag, props = {}, ...children) {
     const e = Object.assign(document.createElement(tag), props);
@@ -62,9 +67,13 @@ globalThis.texPageView ??= (() => {
     return e;
   }
 
+  // Escape leaves a view for the original page, as a reader view's Escape does.
+  const onKey = (e) => { if (e.key === 'Escape' && !e.defaultPrevented) glue.setView('original'); };
+
   function clear() {
     if (onResize) removeEventListener('resize', onResize);
     onResize = null;
+    removeEventListener('keydown', onKey, true);
     host?.remove();
     host = null;
     statusLine = null;
@@ -128,7 +137,7 @@ globalThis.texPageView ??= (() => {
 
   /**
    * The content regions of the body cloned into one readable column, without
-   * scripts or frames, and without the stray words a template holds (the current menu
+   * scripts, frames or what the page hides, and without the stray words a template holds (the current menu
    * item, a breadcrumb's last step): fewer than three words and no media.
    */
   function reader(root) {
@@ -137,7 +146,13 @@ globalThis.texPageView ??= (() => {
     const inBody = (region) => document.body?.contains(region) && region !== document.body;
     const clones = Array.from(glue.regions('content')).filter((r) => inBody(r) && readable(r)).map((region) => {
       const copy = region.cloneNode(true);
-      for (const drop of copy.querySelectorAll('script, iframe, object, embed')) drop.remove();
+      // What the page does not show stays unshown: a site's second copy of
+      // its table of contents, hidden by rules that name its place in the
+      // page, would show in the column, where those rules no longer match.
+      const originals = region.querySelectorAll('*');
+      const copies = copy.querySelectorAll('*');
+      const unshown = [...copies].filter((_, i) => !originals[i].checkVisibility() && !originals[i].closest('details:not([open])'));
+      for (const drop of [...unshown, ...copy.querySelectorAll('script, iframe, object, embed')]) drop.remove();
       // Ids stay unique in the page (labels, anchors and the page's scripts find the originals).
       for (const e of [copy, ...copy.querySelectorAll('[id]')]) e.removeAttribute?.('id');
       return copy;
@@ -182,6 +197,7 @@ globalThis.texPageView ??= (() => {
       outlines(layer);
     }
     if (reading) reader(root);
+    if (state.status === 'done' && (state.view === 'template' || state.view === 'content')) addEventListener('keydown', onKey, true);
     root.append(badge(state));
   }
 

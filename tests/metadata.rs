@@ -72,3 +72,12 @@ fn building_md_names_the_rust_version_of_cargo_toml() {
     let wanted = format!("**{} or newer**", env!("CARGO_PKG_RUST_VERSION"));
     assert!(building.contains(&wanted), "BUILDING.md should name Rust {wanted}");
 }
+
+/// The popup says "up to N other pages" before the core runs, so it holds
+/// the core's default number of loads itself.
+#[test]
+fn the_popup_states_the_core_default_number_of_loads() {
+    let runner = std::fs::read_to_string("extension/runner.js").unwrap();
+    let wanted = format!("const DEFAULT_MAX_LOADS = {};", template_extractor::config::Config::default().max_loads);
+    assert!(runner.contains(&wanted), "extension/runner.js should say {wanted}");
+}

@@ -210,10 +210,11 @@ test('options persist the core config and refuse invalid weights in one sentence
   await options.close();
 });
 
-test('keyboard shortcut / context menu path: the background extracts and shows the template view', async () => {
+test('keyboard shortcut / context menu path: the background extracts and shows the content view; Escape returns to the page', async () => {
   const expected = nativeExtraction();
   const page = await browser.context.newPage();
   await page.goto(site.origin + KEY_PAGE);
+  const before = await page.evaluate(() => document.documentElement.outerHTML);
   const [worker] = browser.context.serviceWorkers();
   const badge = await worker.evaluate(async (url) => {
     const [tab] = await chrome.tabs.query({ url });
@@ -221,7 +222,10 @@ test('keyboard shortcut / context menu path: the background extracts and shows t
     return chrome.action.getBadgeText({ tabId: tab.id });
   }, page.url());
   assert.equal(badge, 'T');
-  checkView(assert, await page.evaluate(probePage), expected.template_ids, 'template');
+  checkView(assert, await page.evaluate(probePage), expected.template_ids, 'content');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('tex-view'));
+  assert.ok((await page.evaluate(() => document.documentElement.outerHTML)) === before, 'Escape restores the exact page');
   await page.close();
 });
 

@@ -100,7 +100,7 @@ test('options: the site is listed; export, forget, a bad file refused, import, t
   const options = await openOptions();
   const lines = await sitesListed();
   assert.equal(lines.length, 1);
-  assert.match(lines[0], new RegExp(`^${site.origin} · layouts: 1 · learnt `));
+  assert.match(lines[0], new RegExp(`^${site.origin} · 1 layout · learnt `));
 
   await ff.click('#memory-export');
   const exported = await downloaded('template-memory.json');
