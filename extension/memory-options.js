@@ -76,7 +76,15 @@
     $('remember').checked = await store.enabled();
     $('remember').addEventListener('change', () => store.setEnabled($('remember').checked));
     $('memory-export').addEventListener('click', exportAll);
+    // Forgetting every site cannot be undone: the first click says what a second one does.
+    let armed = false;
+    $('memory-clear').addEventListener('blur', () => { armed = false; });
     $('memory-clear').addEventListener('click', async () => {
+      if (!armed) {
+        armed = true;
+        return say(plural('memoryClearConfirm', (await store.list()).length));
+      }
+      armed = false;
       await store.clear();
       say(t('memoryCleared'));
     });

@@ -199,8 +199,25 @@ test('options persist the core config and refuse invalid weights in one sentence
   await options.fill('[name="equality.w_classes"]', '0.9');
   await options.click('button[type="submit"]');
   await options.waitForSelector('#message.error');
-  assert.equal(await options.textContent('#message'), 'The configuration is invalid: the four weights must add up to 1, not 1.400.');
+  assert.equal(await options.textContent('#message'), 'The configuration is invalid: the four weights must add up to 1, not 1.4.');
+  const invalid = () => options.$$eval('[aria-invalid="true"]', (es) => es.map((e) => e.name));
+  assert.deepEqual(await invalid(), ['equality.w_classes', 'equality.w_position', 'equality.w_attributes', 'equality.w_children'], 'the weights are marked');
+  assert.equal(await options.evaluate(() => document.activeElement.name), 'equality.w_classes');
   await options.fill('[name="equality.w_classes"]', '0.5');
+  // t > n is refused, not clamped and called saved.
+  await options.fill('[name="votes"]', '5');
+  const stored = await options.evaluate(() => chrome.storage.local.get('config'));
+  await options.click('button[type="submit"]');
+  await options.waitForFunction(() => document.getElementById('message').textContent.includes('votes'));
+  assert.equal(await options.textContent('#message'),
+    'The configuration is invalid: a node cannot need more votes (t) than the complete subdigraph has pages (n).');
+  assert.deepEqual(await invalid(), ['cs_size', 'votes']);
+  assert.deepEqual(await options.evaluate(() => chrome.storage.local.get('config')), stored, 'nothing stored');
+  await options.fill('[name="votes"]', '2');
+  // A preset chosen is not stored until Save: the page says so at once.
+  await options.check('#preset-paper');
+  assert.equal(await options.textContent('#message'), 'Not saved yet: press Save to keep these settings.');
+  await options.check('#preset-default');
   await options.fill('[name="cs_size"]', '2');
   await options.click('button[type="submit"]');
   await options.waitForFunction(() => document.getElementById('message').textContent === 'Saved.');

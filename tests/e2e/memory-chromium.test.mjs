@@ -127,7 +127,9 @@ test('options: export, forget, a bad file refused in one sentence changing nothi
   assert.equal(await options.textContent('#memory-message'), 'This file names file:///etc, which is not a web site\'s address, so nothing was imported.');
   writeFileSync(bad, 'not a memory');
   await options.setInputFiles('#memory-import', bad);
-  await options.waitForFunction(() => document.getElementById('memory-message').textContent.startsWith('This file is not a template memory exported by Template Extractor: '));
+  await options.waitForFunction(() => document.getElementById('memory-message').textContent.startsWith('This file is not a template memory'));
+  assert.equal(await options.textContent('#memory-message'), 'This file is not a template memory exported by Template Extractor, so nothing was imported.',
+    'one sentence, no parser text');
   assert.deepEqual(await sitesListed(options), [], 'nothing was imported');
 
   await options.setInputFiles('#memory-import', exported);
@@ -146,6 +148,14 @@ test('options: export, forget, a bad file refused in one sentence changing nothi
 
 test('Forget all sites empties the memory; with "Remember site templates" off nothing is used or learnt', async () => {
   const options = await openOptions();
+  const listed = await sitesListed(options);
+  assert.ok(listed.length > 0, 'a site to forget');
+  await options.click('#memory-clear');
+  await options.waitForFunction(() => document.getElementById('memory-message').textContent.startsWith('Click Forget all sites again'));
+  assert.equal(await options.textContent('#memory-message'),
+    listed.length === 1 ? 'Click Forget all sites again to forget the 1 remembered site; this cannot be undone.'
+      : `Click Forget all sites again to forget all ${listed.length} remembered sites; this cannot be undone.`);
+  assert.deepEqual(await sitesListed(options), listed, 'one click forgets nothing');
   await options.click('#memory-clear');
   await options.waitForSelector('#memory-empty:not([hidden])');
   assert.equal(await options.textContent('#memory-message'), 'Every remembered site is forgotten.');

@@ -132,6 +132,9 @@ test('options: the site is listed; export, forget, a bad file refused, import, t
 
   const again = await openOptions();
   await ff.click('#memory-clear');
+  for (let i = 0; i < 50 && !(await text('#memory-message')).startsWith('Click'); i++) await sleep(100);
+  assert.match(await text('#memory-message'), /^Click Forget all sites again to forget /, 'the first click only asks');
+  await ff.click('#memory-clear');
   await ff.waitFor('#memory-empty:not([hidden])');
   assert.equal(await text('#memory-message'), 'Every remembered site is forgotten.');
   await ff.closeTab(again);

@@ -415,8 +415,8 @@ describe('Spanish', () => {
     await options.fill('[name="equality.w_classes"]', '0.9');
     await options.click('button[type="submit"]');
     await options.waitForSelector('#message.error');
-    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1,400.',
-      'the core\'s 1.400 in Spanish notation (1.400 would read as fourteen hundred)');
+    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1,4.',
+      'the core\'s 1.4 in Spanish notation');
     await options.screenshot({ path: join(SHOTS, 'options-es.png'), fullPage: true });
     await options.close();
   });
