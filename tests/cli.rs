@@ -113,7 +113,15 @@ fn bad_input_gets_one_readable_error() {
     let cases = [
         (
             vec!["extract", dir, "missing.html"],
-            "The key page could not be loaded: http://site.local/missing.html was not found.",
+            "has no page missing.html; the key page is named relative to the folder",
+        ),
+        (
+            vec!["extract", "www", "www/news/index.html"],
+            "The key page is named relative to the site folder: give news/index.html instead of www/news/index.html.",
+        ),
+        (
+            vec!["extract", "http://127.0.0.1:8000/", "news/index.html"],
+            "tex reads a site from a folder on disk, not from the web",
         ),
         (vec!["extract", dir, "style.css"], "is not an HTML page"),
         (vec!["extract", dir, "lonely.html"], "The page has no links to other pages of the same site"),
@@ -169,4 +177,9 @@ fn bench_scores_the_dev_set() {
         assert!((run["average"]["f1"].as_f64().unwrap() - mean).abs() < 1e-9, "the macro F1 is the mean of the sites'");
         assert!(mean > 0.7, "{}: macro F1 {mean} — the extractor has stopped finding templates", run["name"]);
     }
+}
+
+#[test]
+fn bench_help_names_every_preset_it_runs_by_default() {
+    tex(&["bench", "--help"]).assert().success().stdout(predicate::str::contains("default, paper, intersection, rtdm"));
 }

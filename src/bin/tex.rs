@@ -63,7 +63,8 @@ enum Command {
     Bench {
         /// Benchmark set folder (e.g. ../shared/bench/dev).
         set: PathBuf,
-        /// Presets to run (repeatable); default: paper, intersection, rtdm.
+        /// Presets to run (repeatable); default: all of them (default, paper, intersection, rtdm), or with
+        /// --memory-check, default.
         #[arg(long)]
         preset: Vec<String>,
         /// JSON files overriding the default preset, run as well (repeatable); named by file stem.
@@ -111,6 +112,36 @@ fn write(path: &PathBuf, content: &str) -> Result<(), String> {
     std::fs::write(path, content).map_err(|e| format!("Cannot write {}: {e}.", path.display()))
 }
 
+/// A folder and a key page inside it, or one sentence saying what to give
+/// instead: the CLI reads files, never the web, and names pages relative to
+/// the folder, which plays the root of the site.
+fn check_site_and_key(site: &std::path::Path, key: &str) -> Result<(), String> {
+    let is_url = |s: &str| s.starts_with("http://") || s.starts_with("https://");
+    if is_url(&site.to_string_lossy()) || is_url(key) {
+        return Err("tex reads a site from a folder on disk, not from the web: save the site's pages into a folder \
+                    and give the folder and the key page's path inside it (the browser extension reads live pages)."
+            .into());
+    }
+    if !site.is_dir() {
+        return Err(format!("The site folder {} does not exist.", site.display()));
+    }
+    let inside = key.trim_start_matches('/');
+    if !site.join(inside).exists() {
+        let given = std::path::Path::new(key);
+        return Err(match given.strip_prefix(site).ok().filter(|_| given.exists()) {
+            Some(relative) => format!(
+                "The key page is named relative to the site folder: give {} instead of {key}.",
+                relative.display()
+            ),
+            None => format!(
+                "{} has no page {inside}; the key page is named relative to the folder (e.g. news/index.html).",
+                site.display()
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// The saved template of `text` (the key page `key` of `site`): its head,
 /// a neutral title naming the folder, and a base that finds the page's files.
 fn saved_html(
@@ -143,9 +174,7 @@ fn run_extract(
     html: Option<PathBuf>,
     base: Option<String>,
 ) -> Result<(), String> {
-    if !site.is_dir() {
-        return Err(format!("The site folder {} does not exist.", site.display()));
-    }
+    check_site_and_key(&site, &key)?;
     let source = SiteFolder::new(&site, cfg.max_nodes);
     let url = source.url_of(&key);
     let started = std::time::Instant::now();
@@ -309,9 +338,7 @@ fn run_extract_memory(
     base: Option<String>,
     file: PathBuf,
 ) -> Result<(), String> {
-    if !site.is_dir() {
-        return Err(format!("The site folder {} does not exist.", site.display()));
-    }
+    check_site_and_key(&site, &key)?;
     let mut memory = if file.exists() {
         let text = std::fs::read_to_string(&file).map_err(|e| format!("Cannot read {}: {e}.", file.display()))?;
         Memory::from_json(&text).map_err(|e| format!("{} cannot be used: {e}.", file.display()))?
