@@ -15,6 +15,7 @@ const FIELDS = [
   { name: 'votes', label: 'opt_votes', help: 'help_votes', min: 1, max: 19, step: 1 },
   { name: 'max_loads', label: 'opt_max_loads', help: 'help_max_loads', min: 1, max: 200, step: 1 },
   { name: 'timeout_ms', label: 'opt_timeout_ms', help: 'help_timeout_ms', min: 100, max: 120000, step: 100 },
+  { name: 'max_nodes', label: 'opt_max_nodes', help: 'help_max_nodes', min: 1000, max: 5000000, step: 1000 },
   { name: 'algorithm', label: 'opt_algorithm', help: 'help_algorithm', options: ['etdm', 'rtdm'] },
   { name: 'equality.w_classes', label: 'opt_w_classes', help: 'help_weights', min: 0, max: 1, step: 0.05 },
   { name: 'equality.w_position', label: 'opt_w_position', help: 'help_weights', min: 0, max: 1, step: 0.05 },

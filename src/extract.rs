@@ -72,11 +72,7 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         return Err(ExtractError::Restricted(key.url.to_string()));
     }
     if key.tree.len() > cfg.max_nodes {
-        return Err(ExtractError::KeyPage(crate::error::LoadError::TooLarge {
-            url: key.url.to_string(),
-            nodes: key.tree.len(),
-            limit: cfg.max_nodes,
-        }));
+        return Err(ExtractError::TooLarge { nodes: key.tree.len(), limit: cfg.max_nodes });
     }
     let start = source.now_ms();
     let links = page_links(&key.tree, &key.url);

@@ -65,6 +65,7 @@ impl From<&LoadError> for Failure {
 impl From<&ExtractError> for Failure {
     fn from(e: &ExtractError) -> Self {
         let (key, args) = match e {
+            ExtractError::TooLarge { nodes, limit } => ("errorTooLarge", vec![text(nodes), text(limit)]),
             ExtractError::KeyPage(load) => ("errorKeyPage", vec![Arg::Sentence(Box::new(load.into()))]),
             ExtractError::Restricted(url) => ("errorRestricted", vec![text(url)]),
             ExtractError::NoLinks => ("errorNoLinks", vec![]),

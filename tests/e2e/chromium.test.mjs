@@ -186,7 +186,7 @@ test('a page over the size limit (max_nodes from storage) says so in one sentenc
   await popup.evaluate(() => chrome.storage.local.set({ config: { max_nodes: 50 } }));
   const { error } = await extract(popup);
   await popup.evaluate(() => chrome.storage.local.remove('config'));
-  assert.equal(error, `The key page could not be loaded: ${site.origin}${KEY_PAGE} has 130 elements, more than the limit of 50.`);
+  assert.equal(error, 'This page has 130 elements, more than the limit of 50 (Elements per page, in the options); raise the limit there to analyse it.');
   await Promise.all([page.close(), popup.close()]);
 });
 
@@ -195,6 +195,7 @@ test('options persist the core config and refuse invalid weights in one sentence
   await options.goto(browser.extensionUrl('options.html'));
   await options.waitForFunction(() => document.querySelector('[name="cs_size"]').value !== '');
   assert.equal(await options.inputValue('[name="cs_size"]'), '3');
+  assert.equal(await options.inputValue('[name="max_nodes"]'), '200000', 'the element limit is an option, as the too-large sentence says');
   await options.click('#advanced summary');
   await options.fill('[name="equality.w_classes"]', '0.9');
   await options.click('button[type="submit"]');

@@ -393,7 +393,7 @@ describe('Spanish', () => {
     await big.popup.waitForSelector('#error:not([hidden])');
     await big.popup.evaluate(() => chrome.storage.local.remove('config'));
     assert.equal(await big.popup.textContent('#error'),
-      `No se pudo cargar la página clave: ${site.origin}${KEY_PAGE} tiene 130 elementos, más que el límite de 50.`);
+      'Esta página tiene 130 elementos, más que el límite de 50 (Elementos por página, en las opciones); sube el límite allí para analizarla.');
     await Promise.all([big.page.close(), big.popup.close()]);
 
     const huge = await openWithPopup(es, `${bigPage.origin}/huge.html`);
@@ -401,7 +401,7 @@ describe('Spanish', () => {
     await huge.popup.click('#extract');
     await huge.popup.waitForSelector('#error:not([hidden])');
     await huge.popup.evaluate(() => chrome.storage.local.remove('config'));
-    assert.match(await huge.popup.textContent('#error'), /tiene 12\.\d{3} elementos, más que el límite de 10\.000\.$/,
+    assert.match(await huge.popup.textContent('#error'), /tiene 12\.\d{3} elementos, más que el límite de 10\.000 \(Elementos por página/,
       'numbers from the core in Spanish notation');
     await Promise.all([huge.page.close(), huge.popup.close()]);
   });
