@@ -256,8 +256,12 @@ async function main() {
   $('intro').textContent = plural('intro', (await storedConfig()).max_loads ?? DEFAULT_MAX_LOADS);
   const problem = restricted();
   if (problem) {
+    // Nothing went wrong: this page is simply out of reach, so Extract looks
+    // unavailable and the sentence reads as a note, not as an alarm.
     show('intro', false);
     fail(problem);
+    $('error').classList.add('expected');
+    $('extract').setAttribute('aria-disabled', 'true');
   } else {
     // Only pages the core already runs in have a state; injecting here would need a click first.
     const loaded = await api.scripting.executeScript({ target: { tabId: tab.id }, func: () => Boolean(globalThis.texCore) })

@@ -48,8 +48,13 @@ pub enum ExtractError {
     TooLarge { nodes: usize, limit: usize },
     #[error("The page has no links to other pages of the same site, so there is nothing to compare it with.")]
     NoLinks,
-    #[error("None of the {0} linked pages could be loaded, so there is nothing to compare the page with.")]
-    NoCandidates(usize),
+    /// How many linked pages were tried, and why the first one failed.
+    #[error(
+        "None of the {n} linked pages could be loaded, so there is nothing to compare the page with{why}.",
+        n = .0,
+        why = .1.as_ref().map(|e| format!(" (the first: {e})")).unwrap_or_default()
+    )]
+    NoCandidates(usize, Option<LoadError>),
     #[error("The configuration is invalid: {0}.")]
     Config(String),
 }

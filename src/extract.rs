@@ -91,7 +91,8 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };
     let searched = source.now_ms();
     if search.members.is_empty() {
-        return Err(ExtractError::NoCandidates(search.loads));
+        let first = search.pages.iter().find_map(|(record, _)| record.error.clone());
+        return Err(ExtractError::NoCandidates(search.loads, first));
     }
 
     let (records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();

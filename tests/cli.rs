@@ -125,7 +125,10 @@ fn bad_input_gets_one_readable_error() {
         ),
         (vec!["extract", dir, "style.css"], "is not an HTML page"),
         (vec!["extract", dir, "lonely.html"], "The page has no links to other pages of the same site"),
-        (vec!["extract", dir, "orphan.html"], "None of the 4 linked pages could be loaded"),
+        (
+            vec!["extract", dir, "orphan.html"],
+            "None of the 4 linked pages could be loaded, so there is nothing to compare the page with (the first: ",
+        ),
         (vec!["extract", "/nonexistent/folder", "a.html"], "does not exist"),
         (vec!["extract", "www", "news/index.html", "--preset", "best"], "Unknown preset 'best'"),
         (vec!["bench", dir], "is not a benchmark set"),

@@ -69,7 +69,10 @@ impl From<&ExtractError> for Failure {
             ExtractError::KeyPage(load) => ("errorKeyPage", vec![Arg::Sentence(Box::new(load.into()))]),
             ExtractError::Restricted(url) => ("errorRestricted", vec![text(url)]),
             ExtractError::NoLinks => ("errorNoLinks", vec![]),
-            ExtractError::NoCandidates(n) => ("errorNoCandidates", vec![text(n)]),
+            ExtractError::NoCandidates(n, None) => ("errorNoCandidates", vec![text(n)]),
+            ExtractError::NoCandidates(n, Some(first)) => {
+                ("errorNoCandidatesWhy", vec![text(n), Arg::Sentence(Box::new(first.into()))])
+            }
             ExtractError::Config(reason) => ("errorConfig", vec![Arg::Sentence(Box::new(config_reason(reason)))]),
             #[allow(unreachable_patterns)]
             _ => ("errorPlain", vec![text(e)]),

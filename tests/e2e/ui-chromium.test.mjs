@@ -238,6 +238,12 @@ test('a restricted page is diagnosed when the popup opens, before any click', as
   const { page, popup } = await openWithPopup(browser, 'chrome://version/');
   assert.equal((await popupState(popup)).error,
     'The address chrome://version/ is not a web page this extension can analyse (only http and https pages are).');
+  const look = await popup.evaluate(() => ({
+    extract: document.getElementById('extract').getAttribute('aria-disabled'),
+    weight: getComputedStyle(document.getElementById('error')).fontWeight,
+    red: (([r, g, b]) => r > 150 && g < 100 && b < 100)(getComputedStyle(document.getElementById('error')).color.match(/\d+/g).map(Number)),
+  }));
+  assert.deepEqual(look, { extract: 'true', weight: '400', red: false }, 'Extract looks unavailable and the expected state is no alarm');
   await popup.setViewportSize({ width: 364, height: 300 });
   await popup.screenshot({ path: join(SHOTS, 'popup-error.png') });
   await Promise.all([page.close(), popup.close()]);
