@@ -36,6 +36,8 @@ globalThis.texPageView ??= (() => {
     .outlines { position: absolute; left: 0; top: 0; width: 0; height: 0; }
     .reader { min-height: 100vh; pointer-events: auto; background: #fff; color: #1d2430; }
     .column { max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem 6rem; font: 18px/1.6 Georgia, serif; }
+    /* Where the window has room, the column stands clear of the badge's corner, so no line runs under it. */
+    @media (min-width: 1040px) { .column { margin: 0 332px 0 calc((100vw - 42rem - 332px) / 2); } }
     @media (prefers-color-scheme: dark) {
       .badge { color: #e6e9ef; background: #1f2430; border-color: #5b6478; }
       button { background: #2b3140; border-color: #5b6478; }

@@ -211,6 +211,12 @@ test('shortcut / context-menu path: nothing stored, a failure said in one senten
   assert.deepEqual(done, { sentence: `Template found: ${pct} % of this page is the site's template.`, badge: 'T', title: done.sentence, stored: {} });
   const shown = await page.evaluate(pageLayerProbe);
   assert.equal(shown.pressed.Content, 'true', 'the page shows the content view and says so');
+  const overlap = await page.evaluate(() => {
+    const root = document.querySelector('tex-view').shadowRoot;
+    const [b, c] = [root.querySelector('.badge'), root.querySelector('.column')].map((e) => e.getBoundingClientRect());
+    return Math.max(0, Math.min(b.right, c.right) - Math.max(b.left, c.left));
+  });
+  assert.equal(overlap, 0, 'the badge covers no line of the reading column');
   // The badge keeps its width from view to view, so its buttons stay under the pointer.
   const widths = [shown.badgeWidth];
   for (const view of ['Template']) {
