@@ -62,6 +62,15 @@ globalThis.texI18n ??= (() => {
     return api.i18n.getMessage(`${key}_${category}`, values) || api.i18n.getMessage(`${key}_other`, values) || key;
   }
 
+  /**
+   * A share in percent as a person reads it: whole numbers, but a share
+   * under 1 % is never "0" (a large page's small template is still found).
+   */
+  function percent(x) {
+    if (x >= 1 || x === 0) return number(Math.round(x), 0);
+    return x >= 0.1 ? number(x, 1) : t('underPercent', number(0.1, 1));
+  }
+
   /** Milliseconds as a short duration a person reads ("0.4 s", "850 ms"). */
   function duration(ms) {
     return ms >= 1000 ? t('seconds', number(ms / 1000, 1)) : t('milliseconds', number(ms, 0));
@@ -80,5 +89,5 @@ globalThis.texI18n ??= (() => {
     return formats.get(key).format(x);
   }
 
-  return { t, plural, sentence, localize, duration, number };
+  return { t, plural, sentence, localize, duration, number, percent };
 })();

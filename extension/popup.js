@@ -5,7 +5,7 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const { t, plural, sentence, localize, duration, number } = texI18n;
+const { t, plural, sentence, localize, duration, number, percent } = texI18n;
 const { texMemory } = globalThis;
 let tab = null;
 let polling = null;
@@ -69,7 +69,7 @@ function otherPages(s) {
 
 function showSummary(s) {
   const pct = s.total_nodes ? (100 * s.template_nodes) / s.total_nodes : 0;
-  $('plain').textContent = t('resultFound', number(pct, 0));
+  $('plain').textContent = t('resultFound', percent(pct));
   if (s.memory) return showRecalled(s, pct);
   show('again', false);
   show('cs-pages-block', true);
@@ -216,8 +216,14 @@ async function toggleAuto() {
 }
 
 async function chooseView(view) {
+  // A view of a very large page takes seconds to draw: say so meanwhile.
+  const said = [...$('status').childNodes];
+  $('view').setAttribute('aria-busy', 'true');
+  $('status').textContent = t('viewSwitching', t(`view_${view}`));
   const shown = await run('setView', view);
+  $('view').removeAttribute('aria-busy');
   if (!shown) return;
+  $('status').replaceChildren(...said);
   showView(shown);
   if ($('auto').checked && shown !== 'original') await texMemory.setAuto(origin(), shown);
 }

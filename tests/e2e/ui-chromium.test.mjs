@@ -91,6 +91,20 @@ test('the first thing the popup says is plain words; nodes, subdigraph, votes an
   assert.match(await popup.textContent('#status'), /^Done in [\d.]+ (ms|s)\. Found the site's template: .* Compared with \d+ other pages of the site\.$/,
     'the live status region announces the result, not only the time');
   assert.equal(await popup.evaluate(() => document.activeElement?.id), 'extract', 'focus stays on Extract');
+  // A view switch shows it is busy until the page has drawn the view, then the result's status returns.
+  await popup.evaluate(() => {
+    globalThis.busy = [];
+    new MutationObserver(() => globalThis.busy.push([document.getElementById('view').getAttribute('aria-busy'), document.getElementById('status').textContent]))
+      .observe(document.body, { attributes: true, subtree: true, childList: true, characterData: true });
+  });
+  await chooseView(popup, 'template');
+  const busy = await popup.evaluate(() => globalThis.busy);
+  assert.ok(busy.some(([b, s]) => b === 'true' && s === 'Showing the Template view…'), `busy sign while the view is drawn: ${JSON.stringify(busy)}`);
+  assert.equal(await popup.getAttribute('#view', 'aria-busy'), null);
+  assert.match(await popup.textContent('#status'), /^Done in /);
+  await chooseView(popup, 'original');
+  // A small share of a large page is never said as 0 %.
+  assert.deepEqual(await popup.evaluate(() => [0, 0.05, 0.5, 67.2].map((x) => texI18n.percent(x))), ['0', 'under 0.1', '0.5', '67']);
   await popup.screenshot({ path: join(SHOTS, 'popup-result.png') });
   await popup.setViewportSize({ width: 364, height: 600 });
   await popup.click('#details summary');
@@ -385,6 +399,7 @@ describe('Spanish', () => {
     await popup.waitForSelector('#summary:not([hidden])');
     assert.match(await popup.textContent('#plain'), /^Plantilla encontrada: .* son el \d+ % de ella\.$/);
     assert.match(await popup.textContent('#compared'), /^Comparada con otras \d+ páginas del sitio\.$/);
+    assert.deepEqual(await popup.evaluate(() => [0.05, 0.5].map((x) => texI18n.percent(x))), ['menos del 0,1', '0,5']);
     const plurals = await popup.evaluate(() => [1, 2, 1400].flatMap((n) => ['resultCompared', 'countLayouts', 'countSites', 'countConfigs'].map((k) => texI18n.plural(k, n))));
     assert.deepEqual(plurals, ['Comparada con 1 página más del sitio.', '1 disposición', '1 sitio', '1 configuración',
       'Comparada con otras 2 páginas del sitio.', '2 disposiciones', '2 sitios', '2 configuraciones',
