@@ -43,7 +43,7 @@ async function extractInTab(tab) {
     return view?.error;
   }
   const { template_nodes: t, total_nodes: n } = answer.value;
-  const sentence = texI18n.t('actionTitleDone', Math.round((100 * t) / Math.max(1, n)));
+  const sentence = texI18n.t('actionTitleDone', texI18n.percent((100 * t) / Math.max(1, n)));
   await mark(tab.id, 'T', sentence);
   return sentence;
 }

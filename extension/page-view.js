@@ -7,7 +7,7 @@
 'use strict';
 
 globalThis.texPageView ??= (() => {
-  const { t, sentence } = globalThis.texI18n;
+  const { t, sentence, percent } = globalThis.texI18n;
   const VIEWS = ['original', 'template', 'content'];
   // A class no page can already use, for the reading column's light-DOM rules.
   const READER = `tex-reader-${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
@@ -104,7 +104,7 @@ globalThis.texPageView ??= (() => {
       box.append(p);
     } else {
       const s = state.summary;
-      const pct = Math.round((100 * s.template_nodes) / Math.max(1, s.total_nodes));
+      const pct = percent((100 * s.template_nodes) / Math.max(1, s.total_nodes));
       const line = state.view === 'template' || state.view === 'content' ? t(`badge_${state.view}`) : t('badgeFound', pct);
       box.append(el('p', { textContent: line }));
       const group = el('div', { className: 'views' });
