@@ -32,6 +32,10 @@ globalThis.texPageView ??= (() => {
     button:focus-visible { outline: 2px solid #2458c6; outline-offset: 2px; }
     .close { border: none; background: none; font-size: 16px; line-height: 1; padding: 2px 6px; }
     .views { display: flex; gap: 4px; margin-top: 6px; }
+    .legend { list-style: none; margin: 6px 0 0; padding: 0; }
+    .swatch { display: inline-block; box-sizing: border-box; width: 18px; height: 12px; margin-right: 6px; vertical-align: middle; }
+    .swatch.miss { border: 3px dashed #e66100; }
+    .swatch.hit { border: 3px solid #1a5fb4; }
     .outline { position: absolute; box-sizing: border-box; border: 2px dashed #1a5fb4; background: rgb(26 95 180 / .08); pointer-events: none; }
     .outlines { position: absolute; left: 0; top: 0; width: 0; height: 0; }
     .reader { min-height: 100vh; pointer-events: auto; background: #fff; color: #1d2430; }
@@ -107,6 +111,12 @@ globalThis.texPageView ??= (() => {
       const pct = percent((100 * s.template_nodes) / Math.max(1, s.total_nodes));
       const line = state.view === 'template' || state.view === 'content' ? t(`badge_${state.view}`) : t('badgeFound', pct);
       box.append(el('p', { textContent: line }));
+      // The check view's two outlines, said in words beside their look.
+      if (state.view === 'check') {
+        box.append(el('ul', { className: 'legend' },
+          el('li', {}, el('span', { className: 'swatch miss' }), t('legendMiss')),
+          el('li', {}, el('span', { className: 'swatch hit' }), t('legendFalseHit'))));
+      }
       const group = el('div', { className: 'views' });
       group.setAttribute('role', 'group');
       group.setAttribute('aria-label', t('viewLabel'));
