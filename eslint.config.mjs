@@ -8,7 +8,7 @@ import globals from 'globals';
 
 /** Defined by runner.js, i18n.js (texI18n), tex.js (the wasm-bindgen glue) and options.js (coreReady) for the scripts loaded after them. */
 const shared = Object.fromEntries(
-  ['api', 'CORE_FILES', 'storedConfig', 'inTab', 'ensureCore', 'callCore', 'texI18n', 'wasm_bindgen', 'coreReady'].map((name) => [name, 'readonly']),
+  ['api', 'CORE_FILES', 'DEFAULT_MAX_LOADS', 'storedConfig', 'inTab', 'ensureCore', 'callCore', 'texI18n', 'wasm_bindgen', 'coreReady'].map((name) => [name, 'readonly']),
 );
 
 export default [

@@ -1,7 +1,8 @@
 // Keyboard shortcut and context-menu entry: extract without the popup, then
-// show the template view. The extraction and its report stay in the page
-// (content.js); only the toolbar badge and its one-sentence title are set
-// here, so nothing large is ever stored and every failure is said.
+// show the content view (the reading column; Escape returns to the page).
+// The extraction and its report stay in the page (content.js); only the
+// toolbar badge and its one-sentence title are set here, so nothing large
+// is ever stored and every failure is said.
 'use strict';
 
 if (typeof importScripts === 'function') importScripts('runner.js', 'i18n.js');
@@ -36,13 +37,13 @@ async function extractInTab(tab) {
     await mark(tab.id, '!', sentence);
     return sentence;
   }
-  const view = await callCore(tab.id, 'setView', 'template');
+  const view = await callCore(tab.id, 'setView', 'content');
   if (!view?.ok) {
     await mark(tab.id, '!', view?.error ?? texI18n.t('errorNoAnswer'));
     return view?.error;
   }
   const { template_nodes: t, total_nodes: n } = answer.value;
-  const sentence = texI18n.t('actionTitleDone', Math.round((100 * t) / Math.max(1, n)));
+  const sentence = texI18n.t('actionTitleDone', texI18n.percent((100 * t) / Math.max(1, n)));
   await mark(tab.id, 'T', sentence);
   return sentence;
 }

@@ -5,7 +5,7 @@
 // extraction, the scoring and the averages are the core's.
 'use strict';
 
-const { t, localize } = texI18n;
+const { t, plural, localize } = texI18n;
 
 const $ = (id) => document.getElementById(id);
 const SCHEMA = 'template-extractor/bench-report/1';
@@ -231,7 +231,7 @@ async function run(indexUrl, names) {
     report.everything_is_template = everythingIsTemplate(report.results.filter((r) => r.config === names[0]));
     report.finished = new Date().toISOString();
     showAverages(report.averages, report.everything_is_template);
-    say(t('benchDone', index.sites.length, names.length));
+    say(t('benchDone', plural('countSites', index.sites.length), plural('countConfigs', names.length)));
     $('export-csv').disabled = false;
     $('export-json').disabled = false;
     globalThis.texBenchReport = report; // read by build.sh bench and the e2e tests

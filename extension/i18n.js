@@ -46,6 +46,31 @@ globalThis.texI18n ??= (() => {
     }
   }
 
+  const pluralRules = new Map();
+
+  /**
+   * The message `key_<category>` for the count `n` ($1, in the UI language's
+   * notation) and `args` ($2…), where the category is what the language's
+   * plural rules (`Intl.PluralRules`) say for `n`: "1 other page" but
+   * "2 other pages", as each language counts.
+   */
+  function plural(key, n, ...args) {
+    const lang = api.i18n.getMessage('lang') || 'en';
+    if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+    const category = pluralRules.get(lang).select(n);
+    const values = [number(n), ...args.map(String)];
+    return api.i18n.getMessage(`${key}_${category}`, values) || api.i18n.getMessage(`${key}_other`, values) || key;
+  }
+
+  /**
+   * A share in percent as a person reads it: whole numbers, but a share
+   * under 1 % is never "0" (a large page's small template is still found).
+   */
+  function percent(x) {
+    if (x >= 1 || x === 0) return number(Math.round(x), 0);
+    return x >= 0.1 ? number(x, 1) : t('underPercent', number(0.1, 1));
+  }
+
   /** Milliseconds as a short duration a person reads ("0.4 s", "850 ms"). */
   function duration(ms) {
     return ms >= 1000 ? t('seconds', number(ms / 1000, 1)) : t('milliseconds', number(ms, 0));
@@ -64,5 +89,5 @@ globalThis.texI18n ??= (() => {
     return formats.get(key).format(x);
   }
 
-  return { t, sentence, localize, duration, number };
+  return { t, plural, sentence, localize, duration, number, percent };
 })();

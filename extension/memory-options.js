@@ -5,7 +5,7 @@
 'use strict';
 
 (() => {
-  const { t, sentence } = texI18n;
+  const { t, plural, sentence } = texI18n;
   const $ = (id) => document.getElementById(id);
   const store = globalThis.texMemory;
 
@@ -26,7 +26,7 @@
   async function render() {
     const sites = await store.list();
     const date = (ms) => new Date(ms).toLocaleDateString(t('lang'), { dateStyle: 'medium' });
-    $('memory-sites').replaceChildren(...sites.map((s) => row(t('memorySite', s.origin, s.clusters, date(s.updated)),
+    $('memory-sites').replaceChildren(...sites.map((s) => row(t('memorySite', s.origin, plural('countLayouts', s.clusters), date(s.updated)),
       t('memoryForget'), t('memoryForgetLabel', s.origin), async () => {
         await store.forget(s.origin);
         say(t('memoryForgotten', s.origin));
@@ -76,7 +76,15 @@
     $('remember').checked = await store.enabled();
     $('remember').addEventListener('change', () => store.setEnabled($('remember').checked));
     $('memory-export').addEventListener('click', exportAll);
+    // Forgetting every site cannot be undone: the first click says what a second one does.
+    let armed = false;
+    $('memory-clear').addEventListener('blur', () => { armed = false; });
     $('memory-clear').addEventListener('click', async () => {
+      if (!armed) {
+        armed = true;
+        return say(plural('memoryClearConfirm', (await store.list()).length));
+      }
+      armed = false;
       await store.clear();
       say(t('memoryCleared'));
     });

@@ -15,7 +15,7 @@ const FIELDS = [
   { name: 'votes', label: 'opt_votes', help: 'help_votes', min: 1, max: 19, step: 1 },
   { name: 'max_loads', label: 'opt_max_loads', help: 'help_max_loads', min: 1, max: 200, step: 1 },
   { name: 'timeout_ms', label: 'opt_timeout_ms', help: 'help_timeout_ms', min: 100, max: 120000, step: 100 },
-  { name: 'max_nodes', label: 'opt_max_nodes', help: 'help_max_nodes', min: 100, max: 2000000, step: 100 },
+  { name: 'max_nodes', label: 'opt_max_nodes', help: 'help_max_nodes', min: 1000, max: 5000000, step: 1000 },
   { name: 'algorithm', label: 'opt_algorithm', help: 'help_algorithm', options: ['etdm', 'rtdm'] },
   { name: 'equality.w_classes', label: 'opt_w_classes', help: 'help_weights', min: 0, max: 1, step: 0.05 },
   { name: 'equality.w_position', label: 'opt_w_position', help: 'help_weights', min: 0, max: 1, step: 0.05 },
@@ -80,6 +80,12 @@ function presetOf(config) {
   return PRESETS.slice(0, -1).find((name) => same(preset(name), config)) ?? 'custom';
 }
 
+/** The fields each of the core's configuration reasons is about (keys from src/wasm/failure.rs). */
+const FIELDS_OF_REASON = {
+  configWeightSum: ['equality.w_classes', 'equality.w_position', 'equality.w_attributes', 'equality.w_children'],
+  configVotesOverSize: ['votes', 'cs_size'],
+};
+
 function read() {
   const config = structuredClone(base);
   for (const f of FIELDS) {
@@ -111,6 +117,15 @@ async function main() {
     await (index ? api.storage.local.set({ benchIndex: index }) : api.storage.local.remove('benchIndex'));
     return true;
   };
+  // A changed preset or field is kept only by Save: say so at once, and ask before the page closes.
+  let unsaved = false;
+  const isSetting = (target) => target.name === 'preset' || FIELDS.some((f) => f.name === target.name);
+  form.addEventListener('change', (e) => {
+    if (!isSetting(e.target)) return;
+    unsaved = true;
+    say(t('unsaved'));
+  });
+  addEventListener('beforeunload', (e) => { if (unsaved) e.preventDefault(); });
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     for (const f of FIELDS) {
@@ -123,10 +138,21 @@ async function main() {
     }
     const config = read();
     const failure = wasm_bindgen.config_failure(JSON.stringify(config));
-    if (failure) return say(sentence(failure), true);
+    for (const f of FIELDS) form.elements[f.name].removeAttribute('aria-invalid');
+    if (failure) {
+      // The fields the core's reason names are marked, and the first one takes focus.
+      const names = FIELDS_OF_REASON[failure.args?.[0]?.key] ?? [];
+      for (const name of names) form.elements[name].setAttribute('aria-invalid', 'true');
+      if (names.length) {
+        $('advanced').open = true;
+        form.elements[names[0]].focus();
+      }
+      return say(sentence(failure), true);
+    }
     if (!(await saveIndex())) return;
     await api.storage.local.set({ config });
     base = config;
+    unsaved = false;
     say(t('saved'));
   });
   $('reset').addEventListener('click', async () => {
@@ -135,6 +161,7 @@ async function main() {
     base = defaults;
     fill(defaults);
     $('preset-default').checked = true;
+    unsaved = false;
     say(t('defaultsRestored'));
   });
   $('bench-index').addEventListener('change', saveIndex);

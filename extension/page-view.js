@@ -7,7 +7,7 @@
 'use strict';
 
 globalThis.texPageView ??= (() => {
-  const { t, sentence } = globalThis.texI18n;
+  const { t, sentence, percent } = globalThis.texI18n;
   const VIEWS = ['original', 'template', 'content'];
   // A class no page can already use, for the reading column's light-DOM rules.
   const READER = `tex-reader-${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
@@ -20,7 +20,7 @@ globalThis.texPageView ??= (() => {
 
   const STYLE = `
     :host { all: initial; }
-    .badge { position: fixed; right: 16px; bottom: 16px; z-index: 2; max-width: 340px; pointer-events: auto;
+    .badge { position: fixed; right: 16px; bottom: 16px; z-index: 2; width: 300px; box-sizing: border-box; pointer-events: auto;
       font: 13px/1.4 system-ui, sans-serif; color: #1d2430; background: #fff; border: 1px solid #8a94a6;
       border-radius: 8px; box-shadow: 0 4px 16px rgb(0 0 0 / .2); padding: 8px 10px; }
     .head { display: flex; align-items: center; gap: 8px; font-weight: 600; }
@@ -32,16 +32,23 @@ globalThis.texPageView ??= (() => {
     button:focus-visible { outline: 2px solid #2458c6; outline-offset: 2px; }
     .close { border: none; background: none; font-size: 16px; line-height: 1; padding: 2px 6px; }
     .views { display: flex; gap: 4px; margin-top: 6px; }
+    .legend { list-style: none; margin: 6px 0 0; padding: 0; }
+    .swatch { display: inline-block; box-sizing: border-box; width: 18px; height: 12px; margin-right: 6px; vertical-align: middle; }
+    .swatch.miss { border: 3px dashed #e66100; }
+    .swatch.hit { border: 3px solid #1a5fb4; }
     .outline { position: absolute; box-sizing: border-box; border: 2px dashed #1a5fb4; background: rgb(26 95 180 / .08); pointer-events: none; }
     .outlines { position: absolute; left: 0; top: 0; width: 0; height: 0; }
     .reader { min-height: 100vh; pointer-events: auto; background: #fff; color: #1d2430; }
     .column { max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem 6rem; font: 18px/1.6 Georgia, serif; }
+    /* Where the window has room, the column stands clear of the badge's corner, so no line runs under it. */
+    @media (min-width: 1040px) { .column { margin: 0 332px 0 calc((100vw - 42rem - 332px) / 2); } }
     @media (prefers-color-scheme: dark) {
       .badge { color: #e6e9ef; background: #1f2430; border-color: #5b6478; }
       button { background: #2b3140; border-color: #5b6478; }
       button[aria-pressed="true"] { background: #7aa2f7; border-color: #7aa2f7; color: #111; }
       .error { color: #ff8a80; }
       .outline { border-color: #7aa2f7; background: rgb(122 162 247 / .12); }
+      .reader { background: #16191f; color: #e6e9ef; }
     }`;
 
   // Rules for the cloned content: the page's own styles still apply to it,
@@ -54,7 +61,11 @@ globalThis.texPageView ??= (() => {
     body { display: none !important; }
     .${READER} * { float: none !important; position: static !important; max-width: 100% !important; min-width: 0 !important; }
     .${READER} > * { width: auto !important; margin-left: 0 !important; margin-right: 0 !important; grid-column: auto !important; }
-    .${READER} img, .${READER} video { height: auto !important; }`;
+    .${READER} img, .${READER} video { height: auto !important; }
+    @media (prefers-color-scheme: dark) {
+      .${READER} * { color: inherit !important; background-color: transparent !important; border-color: #5b6478 !important; }
+      .${READER} a { color: #8ab4f8 !important; }
+    }`;
 
   function el(tag, props = {}, ...children) {
     const e = Object.assign(document.createElement(tag), props);
@@ -62,9 +73,13 @@ globalThis.texPageView ??= (() => {
     return e;
   }
 
+  // Escape leaves a view for the original page, as a reader view's Escape does.
+  const onKey = (e) => { if (e.key === 'Escape' && !e.defaultPrevented) glue.setView('original'); };
+
   function clear() {
     if (onResize) removeEventListener('resize', onResize);
     onResize = null;
+    removeEventListener('keydown', onKey, true);
     host?.remove();
     host = null;
     statusLine = null;
@@ -93,9 +108,15 @@ globalThis.texPageView ??= (() => {
       box.append(p);
     } else {
       const s = state.summary;
-      const pct = Math.round((100 * s.template_nodes) / Math.max(1, s.total_nodes));
+      const pct = percent((100 * s.template_nodes) / Math.max(1, s.total_nodes));
       const line = state.view === 'template' || state.view === 'content' ? t(`badge_${state.view}`) : t('badgeFound', pct);
       box.append(el('p', { textContent: line }));
+      // The check view's two outlines, said in words beside their look.
+      if (state.view === 'check') {
+        box.append(el('ul', { className: 'legend' },
+          el('li', {}, el('span', { className: 'swatch miss' }), t('legendMiss')),
+          el('li', {}, el('span', { className: 'swatch hit' }), t('legendFalseHit'))));
+      }
       const group = el('div', { className: 'views' });
       group.setAttribute('role', 'group');
       group.setAttribute('aria-label', t('viewLabel'));
@@ -128,7 +149,7 @@ globalThis.texPageView ??= (() => {
 
   /**
    * The content regions of the body cloned into one readable column, without
-   * scripts or frames, and without the stray words a template holds (the current menu
+   * scripts, frames or what the page hides, and without the stray words a template holds (the current menu
    * item, a breadcrumb's last step): fewer than three words and no media.
    */
   function reader(root) {
@@ -137,7 +158,13 @@ globalThis.texPageView ??= (() => {
     const inBody = (region) => document.body?.contains(region) && region !== document.body;
     const clones = Array.from(glue.regions('content')).filter((r) => inBody(r) && readable(r)).map((region) => {
       const copy = region.cloneNode(true);
-      for (const drop of copy.querySelectorAll('script, iframe, object, embed')) drop.remove();
+      // What the page does not show stays unshown: a site's second copy of
+      // its table of contents, hidden by rules that name its place in the
+      // page, would show in the column, where those rules no longer match.
+      const originals = region.querySelectorAll('*');
+      const copies = copy.querySelectorAll('*');
+      const unshown = [...copies].filter((_, i) => !originals[i].checkVisibility() && !originals[i].closest('details:not([open])'));
+      for (const drop of [...unshown, ...copy.querySelectorAll('script, iframe, object, embed')]) drop.remove();
       // Ids stay unique in the page (labels, anchors and the page's scripts find the originals).
       for (const e of [copy, ...copy.querySelectorAll('[id]')]) e.removeAttribute?.('id');
       return copy;
@@ -182,6 +209,7 @@ globalThis.texPageView ??= (() => {
       outlines(layer);
     }
     if (reading) reader(root);
+    if (state.status === 'done' && (state.view === 'template' || state.view === 'content')) addEventListener('keydown', onKey, true);
     root.append(badge(state));
   }
 

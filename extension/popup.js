@@ -5,7 +5,7 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const { t, sentence, localize, duration, number } = texI18n;
+const { t, plural, sentence, localize, duration, number, percent } = texI18n;
 const { texMemory } = globalThis;
 let tab = null;
 let polling = null;
@@ -37,7 +37,7 @@ const totalMs = (s) => (s.memory ? s.memory.read_ms + s.memory.match_ms : s.timi
 
 /** A result recalled from the site's memory: no pages compared, so Details says what served it. */
 function showRecalled(s, pct) {
-  $('compared').textContent = t('resultFromMemory', duration(totalMs(s)));
+  $('compared').textContent = t('resultFromMemory');
   show('caution', false);
   show('again', true);
   show('cs-pages-block', false);
@@ -56,17 +56,29 @@ function timingRow([key, v]) {
   return tr;
 }
 
+/**
+ * The pages the result was compared with: the subdigraph's pages but the
+ * current page itself, which a site's menu may link to (the page is then its
+ * own candidate, and compared with nothing new).
+ */
+function otherPages(s) {
+  const withoutFragment = (u) => { const x = new URL(u); x.hash = ''; return x.href; };
+  const key = withoutFragment(s.key_url);
+  return s.cs.pages.filter((u) => withoutFragment(u) !== key);
+}
+
 function showSummary(s) {
   const pct = s.total_nodes ? (100 * s.template_nodes) / s.total_nodes : 0;
-  $('plain').textContent = t('resultFound', number(pct, 0));
+  $('plain').textContent = t('resultFound', percent(pct));
   if (s.memory) return showRecalled(s, pct);
   show('again', false);
   show('cs-pages-block', true);
-  $('compared').textContent = t('resultCompared', Math.max(0, s.cs.pages.length - 1), duration(totalMs(s)));
+  const others = otherPages(s);
+  $('compared').textContent = plural('resultCompared', others.length);
   show('caution', s.cs.kind !== 'complete');
   $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
   $('cs-kind').textContent = t('detailsCs', s.cs.size, t(`csKind_${s.cs.kind}`), s.votes_needed);
-  $('cs-pages').replaceChildren(...s.cs.pages.map((url) => {
+  $('cs-pages').replaceChildren(...others.map((url) => {
     const a = Object.assign(document.createElement('a'), { href: url, target: '_blank', textContent: url });
     const li = document.createElement('li');
     li.append(a);
@@ -123,6 +135,7 @@ async function display(state) {
   show('cancel', running);
   // Not `disabled`: a disabled button drops keyboard focus to <body>.
   $('extract').setAttribute('aria-disabled', String(running));
+  show('intro', state.status === 'idle');
   if (running) {
     show('error', false);
     show('summary', false);
@@ -140,8 +153,12 @@ async function display(state) {
     fail(state.error);
   } else if (state.status === 'done') {
     show('error', false);
-    $('status').textContent = t('statusDone', duration(totalMs(state.summary)));
     showSummary(state.summary);
+    // The time is said here once; screen readers hear the result with it,
+    // since the status is the live region and the result appears silently.
+    const heard = Object.assign(document.createElement('span'), { className: 'sr-only',
+      textContent: ` ${$('plain').textContent} ${$('compared').textContent}` });
+    $('status').replaceChildren(t('statusDone', duration(totalMs(state.summary))), heard);
     showView(state.view);
     await showAuto();
   }
@@ -174,7 +191,7 @@ async function showAuto() {
 }
 
 /** The view auto-apply shows: the one on screen, or the template view. */
-const autoView = () => (['template', 'content'].includes($('view').dataset.view) ? $('view').dataset.view : 'template');
+const autoView = () => (['template', 'content'].includes($('view').dataset.view) ? $('view').dataset.view : 'content');
 
 /** Asks for this site's permission only (first thing in the click, as browsers require), then registers. */
 async function toggleAuto() {
@@ -182,6 +199,10 @@ async function toggleAuto() {
     if (!$('auto').checked) {
       await texMemory.disableAuto(origin());
       $('status').textContent = t('autoOff');
+    } else if (!(await texMemory.enabled())) {
+      // Auto-apply only shows remembered templates: with none kept it would do nothing.
+      $('auto').checked = false;
+      fail(t('autoNeedsMemory'));
     } else if (await texMemory.enableAuto(origin(), autoView())) {
       $('status').textContent = t('autoOn', t(`view_${autoView()}`));
     } else {
@@ -195,8 +216,14 @@ async function toggleAuto() {
 }
 
 async function chooseView(view) {
+  // A view of a very large page takes seconds to draw: say so meanwhile.
+  const said = [...$('status').childNodes];
+  $('view').setAttribute('aria-busy', 'true');
+  $('status').textContent = t('viewSwitching', t(`view_${view}`));
   const shown = await run('setView', view);
+  $('view').removeAttribute('aria-busy');
   if (!shown) return;
+  $('status').replaceChildren(...said);
   showView(shown);
   if ($('auto').checked && shown !== 'original') await texMemory.setAuto(origin(), shown);
 }
@@ -232,9 +259,15 @@ async function main() {
   $('cancel').addEventListener('click', () => run('cancel'));
   for (const b of $('view').querySelectorAll('button')) b.addEventListener('click', () => chooseView(b.dataset.viewButton));
   $('save').addEventListener('click', save);
+  $('intro').textContent = plural('intro', (await storedConfig()).max_loads ?? DEFAULT_MAX_LOADS);
   const problem = restricted();
   if (problem) {
+    // Nothing went wrong: this page is simply out of reach, so Extract looks
+    // unavailable and the sentence reads as a note, not as an alarm.
+    show('intro', false);
     fail(problem);
+    $('error').classList.add('expected');
+    $('extract').setAttribute('aria-disabled', 'true');
   } else {
     // Only pages the core already runs in have a state; injecting here would need a click first.
     const loaded = await api.scripting.executeScript({ target: { tabId: tab.id }, func: () => Boolean(globalThis.texCore) })

@@ -12,6 +12,9 @@ async function storedConfig() {
   return config ?? {};
 }
 
+/** The core's default `max_loads` (`Config::default`; tests/metadata.rs keeps them equal). */
+const DEFAULT_MAX_LOADS = 25;
+
 async function inTab(tabId, func, args = []) {
   const [result] = await api.scripting.executeScript({ target: { tabId }, func, args });
   return result?.result;

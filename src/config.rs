@@ -45,7 +45,7 @@ pub struct Equality {
     /// P_nch, used when neither node has children (tuned value 1).
     pub no_children: f64,
     /// P_t: two nodes can map only if their probability exceeds this. The
-    /// thesis does not publish its value; see README for the dev-set sweep.
+    /// thesis does not publish its value; see docs/method.md for the dev-set sweep.
     pub threshold: f64,
     /// Factor applied to P_= when both nodes have text of their own and it
     /// differs. 1 ignores text, as the thesis does; lower values keep
@@ -201,6 +201,9 @@ impl Config {
         if self.votes == 0 {
             return bad("a node needs at least 1 vote");
         }
+        if self.votes > self.cs_size {
+            return bad("a node cannot need more votes than the complete subdigraph has pages");
+        }
         if self.max_loads == 0 || self.concurrency == 0 {
             return bad("max loads and concurrency must be at least 1");
         }
@@ -224,7 +227,12 @@ impl Config {
         }
         let sum = e.w_classes + e.w_position + e.w_attributes + e.w_children;
         if (sum - 1.0).abs() > 1e-6 {
-            return bad(&format!("the four weights must add up to 1, not {sum:.3}"));
+            // 1.4, not 1.400: the trailing zeros read as thousands in many languages.
+            let shown = format!("{sum:.3}");
+            return bad(&format!(
+                "the four weights must add up to 1, not {}",
+                shown.trim_end_matches('0').trim_end_matches('.')
+            ));
         }
         Ok(())
     }
@@ -254,5 +262,21 @@ mod tests {
         let bad = Config { equality: Equality { w_classes: 0.9, ..Equality::default() }, ..Config::default() };
         assert!(bad.validate().unwrap_err().to_string().contains("add up to 1"));
         assert!(serde_json::from_str::<Config>(r#"{"nonsense":1}"#).is_err());
+    }
+
+    #[test]
+    fn more_votes_than_pages_is_refused_not_clamped() {
+        let c = Config { cs_size: 3, votes: 4, ..Config::default() };
+        assert_eq!(
+            c.validate().unwrap_err().to_string(),
+            "The configuration is invalid: a node cannot need more votes than the complete subdigraph has pages."
+        );
+        assert!(Config { cs_size: 3, votes: 3, ..Config::default() }.validate().is_ok());
+    }
+
+    #[test]
+    fn the_weight_sum_is_said_without_trailing_zeros() {
+        let bad = Config { equality: Equality { w_classes: 0.9, ..Equality::default() }, ..Config::default() };
+        assert!(bad.validate().unwrap_err().to_string().ends_with("the four weights must add up to 1, not 1.4."));
     }
 }

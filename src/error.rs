@@ -41,10 +41,20 @@ pub enum ExtractError {
     KeyPage(LoadError),
     #[error("The address {0} is not a web page this extension can analyse (only http and https pages are).")]
     Restricted(String),
+    #[error(
+        "This page has {nodes} elements, more than the limit of {limit} (Elements per page, in the options); \
+         raise the limit there to analyse it."
+    )]
+    TooLarge { nodes: usize, limit: usize },
     #[error("The page has no links to other pages of the same site, so there is nothing to compare it with.")]
     NoLinks,
-    #[error("None of the {0} linked pages could be loaded, so there is nothing to compare the page with.")]
-    NoCandidates(usize),
+    /// How many linked pages were tried, and why the first one failed.
+    #[error(
+        "None of the {n} linked pages could be loaded, so there is nothing to compare the page with{why}.",
+        n = .0,
+        why = .1.as_ref().map(|e| format!(" (the first: {e})")).unwrap_or_default()
+    )]
+    NoCandidates(usize, Option<LoadError>),
     #[error("The configuration is invalid: {0}.")]
     Config(String),
 }

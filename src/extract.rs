@@ -74,11 +74,7 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         return Err(ExtractError::Restricted(key.url.to_string()));
     }
     if key.tree.len() > cfg.max_nodes {
-        return Err(ExtractError::KeyPage(crate::error::LoadError::TooLarge {
-            url: key.url.to_string(),
-            nodes: key.tree.len(),
-            limit: cfg.max_nodes,
-        }));
+        return Err(ExtractError::TooLarge { nodes: key.tree.len(), limit: cfg.max_nodes });
     }
     let start = source.now_ms();
     let links = page_links(&key.tree, &key.url);
@@ -97,7 +93,8 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };
     let searched = source.now_ms();
     if search.members.is_empty() {
-        return Err(ExtractError::NoCandidates(search.loads));
+        let first = search.pages.iter().find_map(|(record, _)| record.error.clone());
+        return Err(ExtractError::NoCandidates(search.loads, first));
     }
 
     let (mut records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();

@@ -6,11 +6,10 @@ use std::io;
 
 use ego_tree::iter::Edge;
 use ego_tree::NodeRef;
-use html5ever::local_name;
 use html5ever::serialize::{serialize, Serialize, SerializeOpts, Serializer, TraversalScope};
 use html5ever::tendril::TendrilSink;
 use html5ever::tree_builder::{QuirksMode, TreeBuilderOpts};
-use html5ever::ParseOpts;
+use html5ever::{local_name, ParseOpts, QualName};
 use scraper::{Html, HtmlTreeSink, Node};
 
 use crate::dom::{Tree, TreeBuilder};
@@ -134,9 +133,28 @@ pub fn snapshot(doc: &Html) -> Option<Tree> {
 /// property (tests/fuzz.rs) holds the promise to pages whose whole document
 /// survives this round trip; `tests/template_html.rs` keeps both exceptions.
 pub fn template_html(doc: &Html, keep: &[bool]) -> String {
+    write(&Kept { doc, keep, head: None })
+}
+
+/// The saved template file: [`template_html`] of the nodes kept by
+/// [`crate::saved_template::saved_keep`], with `head.title` as the text of
+/// the head's `<title>` and, when the page has no `<base>`, a
+/// `<base href="{head.base}">` first in its head so relative stylesheets
+/// and images still resolve.
+pub fn saved_template_html(doc: &Html, keep: &[bool], head: &SavedHead) -> String {
+    write(&Kept { doc, keep, head: Some(head) })
+}
+
+/// What the saved file's head says instead of the page's.
+pub struct SavedHead {
+    pub title: String,
+    pub base: String,
+}
+
+fn write(kept: &Kept) -> String {
     let mut out = Vec::new();
     // Writing into a Vec cannot fail; the serializer only reports writer errors.
-    let _ = serialize(&mut out, &Kept { doc, keep }, SerializeOpts::default());
+    let _ = serialize(&mut out, kept, SerializeOpts::default());
     out.push(b'\n');
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
@@ -145,6 +163,13 @@ pub fn template_html(doc: &Html, keep: &[bool]) -> String {
 struct Kept<'a> {
     doc: &'a Html,
     keep: &'a [bool],
+    head: Option<&'a SavedHead>,
+}
+
+/// An HTML element named `name` whose parent is an HTML `parent`.
+fn is_html_child(node: NodeRef<'_, Node>, name: &str, parent: &str) -> bool {
+    let html = |n: NodeRef<'_, Node>, want: &str| matches!(n.value(), Node::Element(e) if e.name.ns == html5ever::ns!(html) && e.name() == want);
+    html(node, name) && node.parent().is_some_and(|p| html(p, parent))
 }
 
 impl Serialize for Kept<'_> {
@@ -154,6 +179,7 @@ impl Serialize for Kept<'_> {
         // A declarative shadow root is written with its host but has no
         // numbers: the snapshot leaves it out (see `light_tree`).
         let mut shadow: Option<ego_tree::NodeId> = None;
+        let mut in_title = false;
         for edge in self.doc.tree.root().traverse() {
             match edge {
                 Edge::Open(node) => {
@@ -174,9 +200,30 @@ impl Serialize for Kept<'_> {
                             out.write_doctype(d.name())?
                         }
                         Node::Comment(c) => out.write_comment(c)?,
+                        Node::Text(_) if in_title => {}
                         Node::Text(t) => out.write_text(t)?,
                         Node::Element(e) if !numbered || self.keep.get(index).copied().unwrap_or(false) => {
-                            out.start_elem(e.name.clone(), e.attrs.iter().map(|(k, v)| (k, &**v)))?
+                            out.start_elem(e.name.clone(), e.attrs.iter().map(|(k, v)| (k, &**v)))?;
+                            if let Some(head) = self.head {
+                                if is_html_child(node, "title", "head") {
+                                    out.write_text(&head.title)?;
+                                    in_title = true;
+                                } else if is_html_child(node, "head", "html") {
+                                    let has = |name| node.children().any(|c| is_html_child(c, name, "head"));
+                                    if !has("base") {
+                                        let base = QualName::new(None, html5ever::ns!(html), local_name!("base"));
+                                        let href = QualName::new(None, html5ever::ns!(), local_name!("href"));
+                                        out.start_elem(base.clone(), std::iter::once((&href, head.base.as_str())))?;
+                                        out.end_elem(base)?;
+                                    }
+                                    if !has("title") {
+                                        let title = QualName::new(None, html5ever::ns!(html), local_name!("title"));
+                                        out.start_elem(title.clone(), std::iter::empty())?;
+                                        out.write_text(&head.title)?;
+                                        out.end_elem(title)?;
+                                    }
+                                }
+                            }
                         }
                         Node::Element(_) => skipping = Some(node.id()),
                         _ => {}
@@ -193,6 +240,7 @@ impl Serialize for Kept<'_> {
                         continue;
                     }
                     if let Node::Element(e) = node.value() {
+                        in_title = false;
                         // Nothing after `<plaintext>`'s content is markup
                         // any more, not even its end tag: the file ends here.
                         if e.name.local == local_name!("plaintext") {
@@ -412,6 +460,32 @@ mod tests {
         assert!(!html.contains("gone") && !html.contains("<main"));
         let again = snapshot(&parse(&html)).unwrap();
         assert_eq!(again.len(), keep.iter().filter(|&&k| k).count());
+    }
+
+    #[test]
+    fn the_saved_template_carries_the_head_with_a_neutral_title_and_a_base() {
+        let page = "<!DOCTYPE html><html><head><meta charset=utf-8><title>One article</title>\
+                    <link rel=stylesheet href=/css/style.css><script>track()</script></head>\
+                    <body><nav>Menu</nav><div><main><p>gone</p></main></div><svg><title>icon</title></svg></body></html>";
+        let doc = parse(page);
+        let t = snapshot(&doc).unwrap();
+        // The extraction's verdict: the head differs per page, so it is not template.
+        let template: Vec<bool> =
+            t.nodes().map(|(_, n)| matches!(&*n.tag, "html" | "body" | "nav" | "svg" | "title")).collect();
+        let head = SavedHead { title: "Template of example.org".into(), base: "http://example.org/a/b.html".into() };
+        let html = saved_template_html(&doc, &crate::saved_template::saved_keep(&t, &template), &head);
+        assert!(html.starts_with("<!DOCTYPE html><html><head><base href=\"http://example.org/a/b.html\"><meta charset=\"utf-8\"><title>Template of example.org</title><link href=\"/css/style.css\" rel=\"stylesheet\"></head>"), "{html}");
+        assert!(!html.contains("track()") && !html.contains("gone") && !html.contains("<div"), "{html}");
+        assert!(html.contains("<nav>Menu</nav>") && html.contains("<svg><title>icon</title></svg>"), "{html}");
+    }
+
+    #[test]
+    fn a_page_with_its_own_base_and_no_title_keeps_its_base_and_gains_the_title() {
+        let doc = parse("<html><head><base href=/root/></head><body><nav>Menu</nav></body></html>");
+        let t = snapshot(&doc).unwrap();
+        let head = SavedHead { title: "Template of x".into(), base: "http://x/".into() };
+        let html = saved_template_html(&doc, &vec![true; t.len()], &head);
+        assert!(html.contains("<head><title>Template of x</title><base href=\"/root/\"></head>"), "{html}");
     }
 
     #[test]

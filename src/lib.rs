@@ -21,10 +21,12 @@ pub mod mapping;
 pub mod page_body;
 pub mod page_source;
 pub mod rtdm;
+pub mod saved_template;
 pub mod score;
 pub mod template;
 pub mod template_memory;
 pub mod text_recurrence;
+pub mod view_collapse;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;

@@ -300,8 +300,12 @@ impl Memory {
     }
 
     /// The closest cluster of `site` learnt under `cfg`, if the page's
-    /// layout is close enough to it: (index, similarity).
+    /// layout is close enough to it: (index, similarity). A page over the
+    /// element limit fits none: memory must not serve what the method refuses.
     pub fn find(&self, site: &str, cfg: &Config, page: &Tree) -> Option<(usize, f64)> {
+        if page.len() > cfg.max_nodes {
+            return None;
+        }
         self.ranked(site, cfg, page).into_iter().filter(|&(_, fits, _)| fits).map(|(i, _, s)| (i, s)).next()
     }
 
@@ -406,6 +410,21 @@ mod tests {
         assert_eq!(reused, full(&cfg, &key, &others));
         assert_eq!(tags(&key, &reused), tags(&seen, &learnt));
         assert!(!tags(&key, &reused).contains(&"section".to_string()));
+    }
+
+    #[test]
+    fn a_page_over_the_element_limit_is_not_served_from_memory() {
+        let paper = Config::preset("paper").unwrap();
+        let seen = page_a("h1 p p table( tr tr )");
+        let key = page_a("h2 section( p p p ) ol( li li )");
+        let learnt = full(&paper, &seen, &[page_a("h3"), page_a("pre pre"), page_a("blockquote( h4 )")]);
+        let mut memory = Memory::new();
+        for max_nodes in [seen.len(), key.len()] {
+            let cfg = Config { max_nodes, ..paper.clone() };
+            memory.learn("site", &cfg, &url("seen.html"), &seen, &learnt);
+            let fits = memory.find("site", &cfg, &key).is_some();
+            assert_eq!(fits, key.len() <= max_nodes, "limit {max_nodes}, page of {} elements", key.len());
+        }
     }
 
     #[test]

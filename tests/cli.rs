@@ -58,6 +58,26 @@ fn extracts_the_demo_site_and_writes_json_and_html() {
     assert!(paths.iter().any(|p| p.contains("/header")) && paths.iter().any(|p| p.contains("/footer")));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<header") && page.contains("<footer"));
+    // The key page's head is not template (its title names the article), yet
+    // the saved file keeps its stylesheet and charset, with a base and a neutral title.
+    assert!(page.contains(r#"<link href="/css/style.css" rel="stylesheet">"#), "{page}");
+    assert!(page.contains(r#"<meta charset="utf-8">"#) && page.contains("<title>Template of www</title>"), "{page}");
+    assert!(page.contains(r#"<base href="file:///"#) && page.contains(r#"/www/news/index.html">"#), "{page}");
+    assert!(!page.contains("News &ndash;") && !page.contains("News –"), "{page}");
+    let served = out.path().join("served.html");
+    tex(&[
+        "extract",
+        "www",
+        "news/index.html",
+        "--html",
+        arg(&served),
+        "--base",
+        "http://127.0.0.1:8000/news/index.html",
+    ])
+    .assert()
+    .success();
+    let page = std::fs::read_to_string(&served).unwrap();
+    assert!(page.contains(r#"<base href="http://127.0.0.1:8000/news/index.html">"#), "{page}");
 }
 
 #[test]
@@ -93,11 +113,22 @@ fn bad_input_gets_one_readable_error() {
     let cases = [
         (
             vec!["extract", dir, "missing.html"],
-            "The key page could not be loaded: http://site.local/missing.html was not found.",
+            "has no page missing.html; the key page is named relative to the folder",
+        ),
+        (
+            vec!["extract", "www", "www/news/index.html"],
+            "The key page is named relative to the site folder: give news/index.html instead of www/news/index.html.",
+        ),
+        (
+            vec!["extract", "http://127.0.0.1:8000/", "news/index.html"],
+            "tex reads a site from a folder on disk, not from the web",
         ),
         (vec!["extract", dir, "style.css"], "is not an HTML page"),
         (vec!["extract", dir, "lonely.html"], "The page has no links to other pages of the same site"),
-        (vec!["extract", dir, "orphan.html"], "None of the 4 linked pages could be loaded"),
+        (
+            vec!["extract", dir, "orphan.html"],
+            "None of the 4 linked pages could be loaded, so there is nothing to compare the page with (the first: ",
+        ),
         (vec!["extract", "/nonexistent/folder", "a.html"], "does not exist"),
         (vec!["extract", "www", "news/index.html", "--preset", "best"], "Unknown preset 'best'"),
         (vec!["bench", dir], "is not a benchmark set"),
@@ -176,4 +207,9 @@ fn a_closed_stdout_neither_panics_nor_loses_the_files() {
     let status = child.wait_with_output().unwrap();
     assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
     assert!(json.is_file() && html.is_file());
+}
+
+#[test]
+fn bench_help_names_every_preset_it_runs_by_default() {
+    tex(&["bench", "--help"]).assert().success().stdout(predicate::str::contains("default, paper, intersection, rtdm"));
 }

@@ -1,6 +1,7 @@
 //! The project's metadata tells the truth: one version (Cargo.toml's) in
 //! every built manifest, a `rust-version` every locked dependency accepts,
-//! and the declared licence present as a file.
+//! the declared licence present as a file, and BUILDING.md naming that
+//! `rust-version`.
 
 use std::path::Path;
 use std::process::Command;
@@ -62,4 +63,21 @@ fn the_declared_licence_is_the_licence_file() {
     assert_eq!(env!("CARGO_PKG_LICENSE"), "MIT");
     assert!(licence.starts_with("MIT License"), "LICENSE holds the MIT licence");
     assert_eq!(json("package.json")["license"], "MIT");
+}
+
+/// A reader who installs the toolchain BUILDING.md names must be able to build.
+#[test]
+fn building_md_names_the_rust_version_of_cargo_toml() {
+    let building = std::fs::read_to_string("BUILDING.md").expect("a BUILDING.md file");
+    let wanted = format!("**{} or newer**", env!("CARGO_PKG_RUST_VERSION"));
+    assert!(building.contains(&wanted), "BUILDING.md should name Rust {wanted}");
+}
+
+/// The popup says "up to N other pages" before the core runs, so it holds
+/// the core's default number of loads itself.
+#[test]
+fn the_popup_states_the_core_default_number_of_loads() {
+    let runner = std::fs::read_to_string("extension/runner.js").unwrap();
+    let wanted = format!("const DEFAULT_MAX_LOADS = {};", template_extractor::config::Config::default().max_loads);
+    assert!(runner.contains(&wanted), "extension/runner.js should say {wanted}");
 }

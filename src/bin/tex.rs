@@ -9,9 +9,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use template_extractor::bench::{everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
 use template_extractor::config::{Config, PRESETS};
+use template_extractor::dom::Tree;
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
-use template_extractor::html::{parse, template_html};
+use template_extractor::html::{parse, saved_template_html, SavedHead};
+use template_extractor::saved_template::{neutral_title, saved_keep};
 use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::site_folder::SiteFolder;
 use template_extractor::template_memory::{Memory, Recall};
@@ -49,7 +51,8 @@ enum Command {
         /// Write the result as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Write the template as a standalone HTML file here.
+        /// Write the template as a standalone HTML file here, with the
+        /// page's head (stylesheets, charset) and a `<base href>`.
         #[arg(long)]
         html: Option<PathBuf>,
         /// With --json, also write every template node's readable path
@@ -57,6 +60,12 @@ enum Command {
         /// size is the template's nodes times the page's depth.
         #[arg(long)]
         paths: bool,
+        /// The key page's address for the saved template's `<base href>`
+        /// (e.g. http://127.0.0.1:8000/news/index.html where the folder is
+        /// served); default: the key page's file, where links relative to
+        /// the page resolve but links from the site's root do not.
+        #[arg(long)]
+        base: Option<String>,
         /// Template memory file: a page whose layout matches a remembered
         /// cluster of this site is served with zero loads; otherwise the full
         /// method runs and the file gains a cluster (created when missing).
@@ -67,7 +76,8 @@ enum Command {
     Bench {
         /// Benchmark set folder (e.g. ../shared/bench/dev).
         set: PathBuf,
-        /// Presets to run (repeatable); default: paper, intersection, rtdm.
+        /// Presets to run (repeatable); default: all of them (default, paper, intersection, rtdm), or with
+        /// --memory-check, default.
         #[arg(long)]
         preset: Vec<String>,
         /// JSON files overriding the default preset, run as well (repeatable); named by file stem.
@@ -115,19 +125,73 @@ fn write(path: &PathBuf, content: &str) -> Result<(), String> {
     std::fs::write(path, content).map_err(|e| format!("Cannot write {}: {e}.", path.display()))
 }
 
+/// A folder and a key page inside it, or one sentence saying what to give
+/// instead: the CLI reads files, never the web, and names pages relative to
+/// the folder, which plays the root of the site.
+fn check_site_and_key(site: &std::path::Path, key: &str) -> Result<(), String> {
+    let is_url = |s: &str| s.starts_with("http://") || s.starts_with("https://");
+    if is_url(&site.to_string_lossy()) || is_url(key) {
+        return Err("tex reads a site from a folder on disk, not from the web: save the site's pages into a folder \
+                    and give the folder and the key page's path inside it (the browser extension reads live pages)."
+            .into());
+    }
+    if !site.is_dir() {
+        return Err(format!("The site folder {} does not exist.", site.display()));
+    }
+    let inside = key.trim_start_matches('/');
+    if !site.join(inside).exists() {
+        let given = std::path::Path::new(key);
+        return Err(match given.strip_prefix(site).ok().filter(|_| given.exists()) {
+            Some(relative) => format!(
+                "The key page is named relative to the site folder: give {} instead of {key}.",
+                relative.display()
+            ),
+            None => format!(
+                "{} has no page {inside}; the key page is named relative to the folder (e.g. news/index.html).",
+                site.display()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The saved template of `text` (the key page `key` of `site`): its head,
+/// a neutral title naming the folder, and a base that finds the page's files.
+fn saved_html(
+    site: &std::path::Path,
+    key: &str,
+    text: &str,
+    tree: &Tree,
+    template: &[bool],
+    base: Option<String>,
+) -> Result<String, String> {
+    let file = site.join(key.trim_start_matches('/'));
+    let base = match base {
+        Some(base) => base,
+        None => std::fs::canonicalize(&file)
+            .ok()
+            .and_then(|f| url::Url::from_file_path(f).ok())
+            .ok_or_else(|| format!("Cannot make a file address of {}; pass --base.", file.display()))?
+            .to_string(),
+    };
+    let name = std::fs::canonicalize(site).ok().and_then(|s| s.file_name().map(|n| n.to_string_lossy().into_owned()));
+    let title = neutral_title(&name.unwrap_or_else(|| site.display().to_string()));
+    Ok(saved_template_html(&parse(text), &saved_keep(tree, template), &SavedHead { title, base }))
+}
+
 /// Where `extract` writes its result, besides the summary on stdout.
 struct Output {
     json: Option<PathBuf>,
     html: Option<PathBuf>,
     /// Readable paths in the JSON (see `--paths`); node ids otherwise.
     paths: bool,
+    /// The saved template's `<base href>` (see `--base`).
+    base: Option<String>,
 }
 
 fn run_extract(site: PathBuf, key: String, cfg: Config, out: Output) -> Result<(), String> {
-    let Output { json, html, paths: with_paths } = out;
-    if !site.is_dir() {
-        return Err(format!("The site folder {} does not exist.", site.display()));
-    }
+    let Output { json, html, paths: with_paths, base } = out;
+    check_site_and_key(&site, &key)?;
     let source = SiteFolder::new(&site, cfg.max_nodes);
     let url = source.url_of(&key);
     let started = std::time::Instant::now();
@@ -190,7 +254,7 @@ fn run_extract(site: PathBuf, key: String, cfg: Config, out: Output) -> Result<(
         say!("  wrote           {}", path.display());
     }
     if let Some(path) = html {
-        write(&path, &template_html(&parse(&doc), &x.template))?;
+        write(&path, &saved_html(&site, &key, &doc, &tree, &x.template, base)?)?;
         say!("  wrote           {}", path.display());
     }
     Ok(())
@@ -314,10 +378,8 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
 /// `extract --memory`: serve the page from the site's remembered clusters,
 /// or extract it in full and remember it.
 fn run_extract_memory(site: PathBuf, key: String, cfg: Config, out: Output, file: PathBuf) -> Result<(), String> {
-    let Output { json, html, paths: with_paths } = out;
-    if !site.is_dir() {
-        return Err(format!("The site folder {} does not exist.", site.display()));
-    }
+    let Output { json, html, paths: with_paths, base } = out;
+    check_site_and_key(&site, &key)?;
     let mut memory = if file.exists() {
         let text = std::fs::read_to_string(&file).map_err(|e| format!("Cannot read {}: {e}.", file.display()))?;
         Memory::from_json(&text).map_err(|e| format!("{} cannot be used: {e}.", file.display()))?
@@ -378,7 +440,7 @@ fn run_extract_memory(site: PathBuf, key: String, cfg: Config, out: Output, file
     }
     if let Some(path) = html {
         let text = std::fs::read_to_string(site.join(key.trim_start_matches('/'))).unwrap_or_default();
-        write(&path, &template_html(&parse(&text), template))?;
+        write(&path, &saved_html(&site, &key, &text, &tree, template, base)?)?;
         say!("  wrote           {}", path.display());
     }
     Ok(())
@@ -458,13 +520,13 @@ fn run_memory_check_set(set: PathBuf, presets: Vec<String>, json: Option<PathBuf
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Extract { site, key, preset, config, json, html, paths, memory: Some(memory) } => {
+        Command::Extract { site, key, preset, config, json, html, paths, base, memory: Some(memory) } => {
             load_config(&preset, config.as_ref())
-                .and_then(|cfg| run_extract_memory(site, key, cfg, Output { json, html, paths }, memory))
+                .and_then(|cfg| run_extract_memory(site, key, cfg, Output { json, html, paths, base }, memory))
         }
-        Command::Extract { site, key, preset, config, json, html, paths, memory: None } => {
+        Command::Extract { site, key, preset, config, json, html, paths, base, memory: None } => {
             load_config(&preset, config.as_ref())
-                .and_then(|cfg| run_extract(site, key, cfg, Output { json, html, paths }))
+                .and_then(|cfg| run_extract(site, key, cfg, Output { json, html, paths, base }))
         }
         Command::Bench { set, preset, json, memory_check: true, .. } => run_memory_check_set(set, preset, json),
         Command::Bench { set, preset, config, json, memory_check: false } => run_bench(set, preset, config, json),

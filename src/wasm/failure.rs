@@ -65,10 +65,14 @@ impl From<&LoadError> for Failure {
 impl From<&ExtractError> for Failure {
     fn from(e: &ExtractError) -> Self {
         let (key, args) = match e {
+            ExtractError::TooLarge { nodes, limit } => ("errorTooLarge", vec![text(nodes), text(limit)]),
             ExtractError::KeyPage(load) => ("errorKeyPage", vec![Arg::Sentence(Box::new(load.into()))]),
             ExtractError::Restricted(url) => ("errorRestricted", vec![text(url)]),
             ExtractError::NoLinks => ("errorNoLinks", vec![]),
-            ExtractError::NoCandidates(n) => ("errorNoCandidates", vec![text(n)]),
+            ExtractError::NoCandidates(n, None) => ("errorNoCandidates", vec![text(n)]),
+            ExtractError::NoCandidates(n, Some(first)) => {
+                ("errorNoCandidatesWhy", vec![text(n), Arg::Sentence(Box::new(first.into()))])
+            }
             ExtractError::Config(reason) => ("errorConfig", vec![Arg::Sentence(Box::new(config_reason(reason)))]),
             #[allow(unreachable_patterns)]
             _ => ("errorPlain", vec![text(e)]),
@@ -80,9 +84,10 @@ impl From<&ExtractError> for Failure {
 /// The reasons `Config::validate` gives, each with a key; a reason this
 /// table does not know (a serde message) stays as it is in every language.
 fn config_reason(reason: &str) -> Failure {
-    const FIXED: [(&str, &str); 4] = [
+    const FIXED: [(&str, &str); 5] = [
         ("the complete subdigraph size must be at least 1", "configCsSize"),
         ("a node needs at least 1 vote", "configVotes"),
+        ("a node cannot need more votes than the complete subdigraph has pages", "configVotesOverSize"),
         ("max loads and concurrency must be at least 1", "configLoads"),
         ("weights, probabilities and the threshold must lie between 0 and 1", "configRange"),
     ];
@@ -111,10 +116,10 @@ mod tests {
 
     #[test]
     fn config_reasons_get_keys_and_unknown_ones_stay_plain() {
-        let f = Failure::from(&ExtractError::Config("the four weights must add up to 1, not 1.400".into()));
+        let f = Failure::from(&ExtractError::Config("the four weights must add up to 1, not 1.4".into()));
         let Arg::Sentence(inner) = &f.args[0] else { panic!("nested sentence expected") };
         assert_eq!(inner.key, "configWeightSum");
-        assert_eq!(inner.args, vec![Arg::Text("1.400".into())]);
+        assert_eq!(inner.args, vec![Arg::Text("1.4".into())]);
         assert_eq!(config_reason("unknown field `x`").key, "errorPlain");
     }
 }

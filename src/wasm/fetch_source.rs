@@ -4,7 +4,7 @@
 //! scripts) and the CLI's tree as well. gloo-net builds the requests and reads the responses'
 //! status and headers; the fetch and body promises are awaited here.
 //!
-//! Safety rules (README, "Limits and fetch policy"): no credentials are
+//! Safety rules (docs/design.md, "Limits"): no credentials are
 //! sent, no request leaves the origin, a body is read as a stream and
 //! dropped at the byte limits of [`crate::page_body`], binary data is
 //! refused before parsing, and text is decoded with the page's charset.

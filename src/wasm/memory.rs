@@ -14,7 +14,7 @@ use super::view::View;
 use super::{check, document, install, live_snapshot, reject, take_last, to_js, with_last, Check, Extracted};
 use crate::config::Config;
 use crate::error::ExtractError;
-use crate::template_memory::Memory;
+use crate::template_memory::{Memory, MemoryError};
 
 /// Most clusters kept per origin: a site rarely has more page layouts, and
 /// a cluster weighs tens of kilobytes, so storage stays small. The oldest
@@ -163,12 +163,22 @@ pub fn memory_export(memories: Vec<String>) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub fn memory_import(file_text: &str) -> Result<JsValue, JsValue> {
     let memory = Memory::from_json(file_text).map_err(|e| {
-        let e = e.to_string();
-        reject(Failure::new(
-            format!("This file is not a template memory exported by Template Extractor: {e}."),
-            "errorMemoryFile",
-            vec![text(e)],
-        ))
+        reject(match e {
+            // The parser's words ("missing field `version` at line 1 column 18") help nobody choosing a file.
+            MemoryError::Invalid(_) => Failure::new(
+                "This file is not a template memory exported by Template Extractor, so nothing was imported.",
+                "errorMemoryNotOurs",
+                vec![],
+            ),
+            MemoryError::Version { .. } => {
+                let e = e.to_string();
+                Failure::new(
+                    format!("This file is not a template memory exported by Template Extractor: {e}."),
+                    "errorMemoryFile",
+                    vec![text(e)],
+                )
+            }
+        })
     })?;
     let mut sites = Vec::new();
     for (origin, mut clusters) in memory.sites {

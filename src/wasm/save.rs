@@ -1,15 +1,19 @@
 //! The template as a standalone HTML file: a copy of the live document with
-//! every content subtree removed. The live page itself is never touched.
+//! what [`saved_keep`] leaves out removed, so it looks like the template
+//! view. The live page itself is never touched.
 
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Document, Element};
+use web_sys::{Document, Element, HtmlElement};
 
 use super::live_dom::{self, mark, OWN};
-use super::view::{hidden_roots, remove_marks, View};
-use crate::dom::Tree;
+use super::view::remove_marks;
+use crate::dom::{NodeId, Tree};
+use crate::saved_template::{neutral_title, saved_keep};
+use crate::view_collapse::emptied_and_holders;
 
-/// `<!DOCTYPE html>` and the template view's copy of the page, with a
-/// `<base>` so the saved file still finds the site's stylesheets and images.
+/// `<!DOCTYPE html>` and the template view's copy of the page with the
+/// page's head (scripts aside), a neutral title and a `<base>` so the saved
+/// file still finds the site's stylesheets and images.
 pub fn template_html(doc: &Document, tree: &Tree, template: &[bool], page_url: &str) -> Result<String, JsValue> {
     let root = doc.document_element().ok_or("the page has no root element")?;
     let copy: Element = root
@@ -27,9 +31,19 @@ pub fn template_html(doc: &Document, tree: &Tree, template: &[bool], page_url: &
         }
     }
     remove_marks(&elements)?;
-    let hidden = hidden_roots(tree, template, View::Template);
-    for (element, hide) in elements.iter().zip(hidden) {
-        if hide {
+    let keep = saved_keep(tree, template);
+    // What stays but held removed content: its minimum height (a sticky
+    // footer's 100vh) was meant for that content, as the view says too.
+    let (_, holders) = emptied_and_holders(tree, &removed_roots(tree, &keep));
+    for (i, element) in elements.iter().enumerate() {
+        if holders[i] {
+            if let Some(e) = element.dyn_ref::<HtmlElement>() {
+                e.style().set_property_with_priority("min-height", "auto", "important")?;
+            }
+        }
+    }
+    for (element, remove) in elements.iter().zip(removed_roots(tree, &keep)) {
+        if remove {
             element.remove();
         }
     }
@@ -39,6 +53,21 @@ pub fn template_html(doc: &Document, tree: &Tree, template: &[bool], page_url: &
             base.set_attribute("href", page_url)?;
             head.prepend_with_node_1(&base)?;
         }
+        let title = match head.query_selector(":scope > title")? {
+            Some(title) => title,
+            None => {
+                let title = doc.create_element("title")?;
+                head.append_child(&title)?;
+                title
+            }
+        };
+        let site = url::Url::parse(page_url).ok().and_then(|u| u.host_str().map(str::to_owned));
+        title.set_text_content(Some(&neutral_title(site.as_deref().unwrap_or(page_url))));
     }
     Ok(format!("<!DOCTYPE html>\n{}\n", copy.outer_html()))
+}
+
+/// The highest nodes the file leaves out.
+fn removed_roots(tree: &Tree, keep: &[bool]) -> Vec<bool> {
+    (0..tree.len()).map(|i| !keep[i] && tree.node(NodeId(i as u32)).parent.is_none_or(|p| keep[p.index()])).collect()
 }

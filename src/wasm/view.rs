@@ -9,6 +9,7 @@ use web_sys::{Document, Element};
 use super::live_dom::{mark, OWN};
 use crate::dom::{NodeId, Tree};
 use crate::score::{disagreement, gold_template};
+use crate::view_collapse::emptied_and_holders;
 
 /// Set on every template element while a view other than the original shows.
 pub const TEMPLATE: &str = "template";
@@ -26,13 +27,6 @@ pub const MISS: &str = "miss";
 pub const FALSE_HIT: &str = "false-hit";
 /// Every kind of mark a view sets on the page's elements, as given to [`mark`].
 const KINDS: [&str; 6] = [TEMPLATE, HIDDEN, EMPTIED, HOLDER, MISS, FALSE_HIT];
-
-/// Elements that show something without children or text of their own:
-/// never counted as emptied.
-const REPLACED: [&str; 17] = [
-    "img", "svg", "video", "audio", "canvas", "iframe", "embed", "object", "input", "select", "textarea", "button",
-    "hr", "br", "picture", "meter", "progress",
-];
 
 fn hide_rules() -> String {
     format!(
@@ -143,33 +137,6 @@ fn collapsed(tree: &Tree, hidden: &[bool]) -> Vec<(usize, &'static str)> {
     marks.extend(flagged(&emptied, EMPTIED));
     marks.extend(flagged(&holders, HOLDER));
     marks
-}
-
-/// Which shown elements a view emptied, and which shown elements hold
-/// something hidden. An element is emptied when it has children, all of
-/// them hidden or emptied, no text of its own, and is neither replaced
-/// content (an image) nor the document's frame (`html`, `body`); an element
-/// empty in the page itself stays, it may be a drawn bar or a spacer.
-/// Children follow their parent in snapshot order, so one backward pass sees
-/// every child first.
-fn emptied_and_holders(tree: &Tree, hidden: &[bool]) -> (Vec<bool>, Vec<bool>) {
-    let mut emptied = vec![false; tree.len()];
-    let mut holds = vec![false; tree.len()];
-    for i in (0..tree.len()).rev() {
-        if hidden[i] {
-            continue;
-        }
-        let node = tree.node(NodeId(i as u32));
-        let gone = |c: &NodeId| hidden[c.index()] || emptied[c.index()];
-        holds[i] = node.children.iter().any(|c| gone(c) || holds[c.index()]);
-        emptied[i] = !node.children.is_empty()
-            && node.text == 0
-            && !REPLACED.contains(&&*node.tag)
-            && !["html", "head", "body"].contains(&&*node.tag)
-            && node.children.iter().all(gone);
-    }
-    let holders = (0..tree.len()).map(|i| holds[i] && !emptied[i] && !hidden[i]).collect();
-    (emptied, holders)
 }
 
 /// Removes every mark and our stylesheet, and nothing else: only attributes

@@ -126,6 +126,8 @@ describe('Chromium', () => {
     ]);
     await check.waitForFunction(hasMissMark);
     checkCheckView(await check.evaluate(probeCheckView), row);
+    const legend = await check.evaluate(() => [...document.querySelector('tex-view').shadowRoot.querySelectorAll('.legend li')].map((li) => li.textContent));
+    assert.deepEqual(legend, ['Dashed orange: template the extraction missed', 'Solid blue: content it took for template'], 'the colours are explained');
     await check.screenshot({ path: join(ARTIFACTS, 'chromium-check-view.png'), fullPage: true });
     await Promise.all([check.close(), bench.close(), options.close(), key.close()]);
   });

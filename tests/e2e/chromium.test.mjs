@@ -4,12 +4,13 @@
 // error paths, through the popup as a user would click it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { extract, launchChromium, openWithPopup } from './chromium.mjs';
 import { chooseView, slowDemoSite } from './ui-harness.mjs';
-import { ARTIFACTS, FIXTURES, KEY_PAGE, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
 import { serve } from './server.mjs';
 
 let browser;
@@ -102,23 +103,69 @@ test('strict-CSP page (no wasm-unsafe-eval): the wasm2js build gives the same te
   assert.match(loads, /core: wasm2js\./);
 });
 
-test('save template downloads a standalone HTML file holding only the template', async () => {
-  const expected = nativeExtraction();
+/** The share of pixels that differ (any channel by more than 16) between two PNG screenshots of one size. */
+async function pixelDifference(a, b) {
+  const scratch = await browser.context.newPage();
+  try {
+    return await scratch.evaluate(async ([a, b]) => {
+      const pixels = async (png) => {
+        const image = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
+        const canvas = new OffscreenCanvas(image.width, image.height);
+        const g = canvas.getContext('2d');
+        g.drawImage(image, 0, 0);
+        return g.getImageData(0, 0, image.width, image.height).data;
+      };
+      const [pa, pb] = [await pixels(a), await pixels(b)];
+      if (pa.length !== pb.length) return 1;
+      let differ = 0;
+      for (let i = 0; i < pa.length; i += 4) {
+        if (Math.max(...[0, 1, 2].map((c) => Math.abs(pa[i + c] - pb[i + c]))) > 16) differ++;
+      }
+      return differ / (pa.length / 4);
+    }, [a.toString('base64'), b.toString('base64')]);
+  } finally {
+    await scratch.close();
+  }
+}
+
+test('save template downloads the template with the page\'s head, looking like the template view', async () => {
   const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
   await extract(popup);
+  await chooseView(popup, 'template');
+  // Our badge and outline layer are not the page: leave them out of the picture.
+  await page.evaluate(() => document.querySelectorAll('tex-view').forEach((e) => { e.style.visibility = 'hidden'; }));
+  const view = await page.screenshot({ fullPage: true, caret: 'initial' });
   const [download] = await Promise.all([popup.waitForEvent('download'), popup.click('#save')]);
   const path = join(ARTIFACTS, 'chromium-template.html');
   await download.saveAs(path);
   const saved = await browser.context.newPage();
   await saved.goto(`file://${path}`);
-  const count = await saved.evaluate(() => document.querySelectorAll('*').length);
-  assert.equal(count, expected.template_nodes + 1, 'template nodes plus the added <base>');
+  const head = await saved.evaluate(() => ({
+    title: document.title,
+    charset: document.characterSet,
+    base: document.querySelector('base')?.getAttribute('href'),
+    sheets: [...document.styleSheets].map((s) => s.href),
+    scripts: document.querySelectorAll('script').length,
+  }));
+  assert.deepEqual(head, { title: `Template of ${new URL(site.origin).hostname}`, charset: 'UTF-8', base: site.origin + KEY_PAGE, sheets: [`${site.origin}/css/style.css`], scripts: 0 });
+  const file = await saved.screenshot({ fullPage: true, caret: 'initial', path: join(ARTIFACTS, 'chromium-saved-template.png') });
+  writeFileSync(join(ARTIFACTS, 'chromium-template-view.png'), view);
+  const differ = await pixelDifference(view, file);
+  assert.ok(differ < 0.01, `the saved file looks like the template view: ${(differ * 100).toFixed(2)} % of pixels differ (chromium-template-view.png, chromium-saved-template.png)`);
+  // The same elements as the CLI's saved template of the page.
+  const cli = join(ARTIFACTS, 'cli-template.html');
+  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', WWW, KEY_PAGE.slice(1), '--html', cli, '--base', site.origin + KEY_PAGE],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const bodyTags = (html) => saved.evaluate((html) => [...new DOMParser().parseFromString(html, 'text/html').body.querySelectorAll('*')].map((e) => e.localName).join(' '), html);
+  assert.equal(await bodyTags(readFileSync(path, 'utf8')), await bodyTags(readFileSync(cli, 'utf8')));
   await Promise.all([page.close(), popup.close(), saved.close()]);
 });
 
 async function errorOf(url) {
   const { page, popup } = await openWithPopup(browser, url);
-  const { error } = await extract(popup);
+  // A page out of reach is said before any click, and Extract is then unavailable.
+  const unavailable = (await popup.getAttribute('#extract', 'aria-disabled')) === 'true';
+  const error = unavailable ? await popup.textContent('#error') : (await extract(popup)).error;
   await Promise.all([page.close(), popup.close()]);
   return error;
 }
@@ -141,7 +188,7 @@ test('a page over the size limit (max_nodes from storage) says so in one sentenc
   await popup.evaluate(() => chrome.storage.local.set({ config: { max_nodes: 50 } }));
   const { error } = await extract(popup);
   await popup.evaluate(() => chrome.storage.local.remove('config'));
-  assert.equal(error, `The key page could not be loaded: ${site.origin}${KEY_PAGE} has at least 130 elements, more than the limit of 50; the option “Largest page” raises it.`);
+  assert.equal(error, 'This page has 130 elements, more than the limit of 50 (Elements per page, in the options); raise the limit there to analyse it.');
   await Promise.all([page.close(), popup.close()]);
 });
 
@@ -150,12 +197,30 @@ test('options persist the core config and refuse invalid weights in one sentence
   await options.goto(browser.extensionUrl('options.html'));
   await options.waitForFunction(() => document.querySelector('[name="cs_size"]').value !== '');
   assert.equal(await options.inputValue('[name="cs_size"]'), '3');
+  assert.equal(await options.inputValue('[name="max_nodes"]'), '200000', 'the element limit is an option, as the too-large sentence says');
   await options.click('#advanced summary');
   await options.fill('[name="equality.w_classes"]', '0.9');
   await options.click('button[type="submit"]');
   await options.waitForSelector('#message.error');
-  assert.equal(await options.textContent('#message'), 'The configuration is invalid: the four weights must add up to 1, not 1.400.');
+  assert.equal(await options.textContent('#message'), 'The configuration is invalid: the four weights must add up to 1, not 1.4.');
+  const invalid = () => options.$$eval('[aria-invalid="true"]', (es) => es.map((e) => e.name));
+  assert.deepEqual(await invalid(), ['equality.w_classes', 'equality.w_position', 'equality.w_attributes', 'equality.w_children'], 'the weights are marked');
+  assert.equal(await options.evaluate(() => document.activeElement.name), 'equality.w_classes');
   await options.fill('[name="equality.w_classes"]', '0.5');
+  // t > n is refused, not clamped and called saved.
+  await options.fill('[name="votes"]', '5');
+  const stored = await options.evaluate(() => chrome.storage.local.get('config'));
+  await options.click('button[type="submit"]');
+  await options.waitForFunction(() => document.getElementById('message').textContent.includes('votes'));
+  assert.equal(await options.textContent('#message'),
+    'The configuration is invalid: a node cannot need more votes (t) than the complete subdigraph has pages (n).');
+  assert.deepEqual(await invalid(), ['cs_size', 'votes']);
+  assert.deepEqual(await options.evaluate(() => chrome.storage.local.get('config')), stored, 'nothing stored');
+  await options.fill('[name="votes"]', '2');
+  // A preset chosen is not stored until Save: the page says so at once.
+  await options.check('#preset-paper');
+  assert.equal(await options.textContent('#message'), 'Not saved yet: press Save to keep these settings.');
+  await options.check('#preset-default');
   await options.fill('[name="cs_size"]', '2');
   await options.click('button[type="submit"]');
   await options.waitForFunction(() => document.getElementById('message').textContent === 'Saved.');
@@ -165,10 +230,11 @@ test('options persist the core config and refuse invalid weights in one sentence
   await options.close();
 });
 
-test('keyboard shortcut / context menu path: the background extracts and shows the template view', async () => {
+test('keyboard shortcut / context menu path: the background extracts and shows the content view; Escape returns to the page', async () => {
   const expected = nativeExtraction();
   const page = await browser.context.newPage();
   await page.goto(site.origin + KEY_PAGE);
+  const before = await page.evaluate(() => document.documentElement.outerHTML);
   const [worker] = browser.context.serviceWorkers();
   const badge = await worker.evaluate(async (url) => {
     const [tab] = await chrome.tabs.query({ url });
@@ -176,7 +242,10 @@ test('keyboard shortcut / context menu path: the background extracts and shows t
     return chrome.action.getBadgeText({ tabId: tab.id });
   }, page.url());
   assert.equal(badge, 'T');
-  checkView(assert, await page.evaluate(probePage), expected.template_ids, 'template');
+  checkView(assert, await page.evaluate(probePage), expected.template_ids, 'content');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('tex-view'));
+  assert.ok((await page.evaluate(() => document.documentElement.outerHTML)) === before, 'Escape restores the exact page');
   await page.close();
 });
 

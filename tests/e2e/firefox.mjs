@@ -42,7 +42,6 @@ export async function launchFirefox() {
   // An explicit geckodriver and binary: Selenium Manager never looks online.
   const service = new firefox.ServiceBuilder(geckodriverPath()).addArguments('--allow-system-access').build();
   const driver = firefox.Driver.createSession(options, service);
-  await driver.installAddon(extension, true);
 
   /** Any WebDriver endpoint of this session, for what selenium has no method for. */
   const call = (method, path, body) => {
@@ -50,6 +49,14 @@ export async function launchFirefox() {
     driver.getExecutor().defineCommand(name, method, `/session/:sessionId${path}`);
     return driver.execute(new Command(name).setParameters(body ?? {}));
   };
+  // Installed from its folder, not with selenium's installAddon: that sends the
+  // add-on as base64, which Marionette writes to <profile>/addon-test-<uuid>.xpi,
+  // installs as a temporary add-on in place, and then deletes. Files already
+  // read still work (popup, background), but every later load in a content
+  // process (executeScript's files) fails: the parent cannot open the deleted
+  // .xpi ("IPDL protocol Error: Received an invalid file descriptor",
+  // "Unable to load script: moz-extension://.../tex.js").
+  await call('POST', '/moz/addon/install', { path: extension, temporary: true });
 
   const ff = {
     downloads,

@@ -100,7 +100,7 @@ test('options: the site is listed; export, forget, a bad file refused, import, t
   const options = await openOptions();
   const lines = await sitesListed();
   assert.equal(lines.length, 1);
-  assert.match(lines[0], new RegExp(`^${site.origin} · layouts: 1 · learnt `));
+  assert.match(lines[0], new RegExp(`^${site.origin} · 1 layout · learnt `));
 
   await ff.click('#memory-export');
   const exported = await downloaded('template-memory.json');
@@ -131,6 +131,9 @@ test('options: the site is listed; export, forget, a bad file refused, import, t
   assert.equal(served.requests, 0);
 
   const again = await openOptions();
+  await ff.click('#memory-clear');
+  for (let i = 0; i < 50 && !(await text('#memory-message')).startsWith('Click'); i++) await sleep(100);
+  assert.match(await text('#memory-message'), /^Click Forget all sites again to forget /, 'the first click only asks');
   await ff.click('#memory-clear');
   await ff.waitFor('#memory-empty:not([hidden])');
   assert.equal(await text('#memory-message'), 'Every remembered site is forgotten.');

@@ -4,7 +4,7 @@
 // dark mode, Spanish, and axe with zero violations. Screenshots of every
 // state go to test-artifacts/ui/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -84,8 +84,28 @@ test('the first thing the popup says is plain words; nodes, subdigraph, votes an
   const visible = await popup.evaluate(() => document.body.innerText);
   for (const jargon of ['nodes', 'subdigraph', 'votes', 'Mapping', 'CS search']) assert.ok(!visible.includes(jargon), `"${jargon}" is not shown before Details`);
   assert.match(visible, /Found the site's template: .* make up \d+ % of it\./);
-  assert.match(visible, /Compared with \d+ other pages of the site in [\d.]+ (ms|s)\./);
+  // The count is the pages Details lists, none of them this page; the time is said once, in the status.
+  const pages = await popup.$$eval('#cs-pages a', (as) => as.map((a) => a.href));
+  assert.ok(pages.length > 1 && !pages.includes(page.url()), `Details list other pages: ${pages}`);
+  assert.ok(visible.includes(`Compared with ${pages.length} other pages of the site.`), visible);
+  assert.equal(visible.match(/\d+ ms|\d[\d.]* s\b/g)?.length, 1, `one time in: ${visible}`);
+  assert.match(await popup.textContent('#status'), /^Done in [\d.]+ (ms|s)\. Found the site's template: .* Compared with \d+ other pages of the site\.$/,
+    'the live status region announces the result, not only the time');
   assert.equal(await popup.evaluate(() => document.activeElement?.id), 'extract', 'focus stays on Extract');
+  // A view switch shows it is busy until the page has drawn the view, then the result's status returns.
+  await popup.evaluate(() => {
+    globalThis.busy = [];
+    new MutationObserver(() => globalThis.busy.push([document.getElementById('view').getAttribute('aria-busy'), document.getElementById('status').textContent]))
+      .observe(document.body, { attributes: true, subtree: true, childList: true, characterData: true });
+  });
+  await chooseView(popup, 'template');
+  const busy = await popup.evaluate(() => globalThis.busy);
+  assert.ok(busy.some(([b, s]) => b === 'true' && s === 'Showing the Template view…'), `busy sign while the view is drawn: ${JSON.stringify(busy)}`);
+  assert.equal(await popup.getAttribute('#view', 'aria-busy'), null);
+  assert.match(await popup.textContent('#status'), /^Done in /);
+  await chooseView(popup, 'original');
+  // A small share of a large page is never said as 0 %.
+  assert.deepEqual(await popup.evaluate(() => [0, 0.05, 0.5, 67.2].map((x) => texI18n.percent(x))), ['0', 'under 0.1', '0.5', '67']);
   await popup.screenshot({ path: join(SHOTS, 'popup-result.png') });
   await popup.setViewportSize({ width: 364, height: 600 });
   await popup.click('#details summary');
@@ -127,6 +147,46 @@ test('Cancel during the parse of deep linked pages takes effect at once (heartbe
   } finally {
     await Promise.all([page.close(), popup.close()]);
     await server.close();
+  }
+});
+
+test('before the click the popup says what Extract does; counts take the plural the language asks for', async () => {
+  const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
+  assert.equal(await popup.textContent('#intro'),
+    'Compares this page with up to 25 other pages of this site, fetched without your cookies; nothing leaves the browser.');
+  assert.ok(await popup.isVisible('#intro'));
+  await popup.evaluate(() => chrome.storage.local.set({ config: { max_loads: 1 } }));
+  await popup.reload();
+  await popup.waitForSelector('body[data-ready="true"]');
+  assert.equal(await popup.textContent('#intro'),
+    'Compares this page with up to 1 other page of this site, fetched without your cookies; nothing leaves the browser.');
+  await popup.evaluate(() => chrome.storage.local.remove('config'));
+  const plurals = await popup.evaluate(() => [1, 2].flatMap((n) => ['resultCompared', 'countLayouts', 'countSites', 'countConfigs'].map((k) => texI18n.plural(k, n))));
+  assert.deepEqual(plurals, ['Compared with 1 other page of the site.', '1 layout', '1 site', '1 configuration',
+    'Compared with 2 other pages of the site.', '2 layouts', '2 sites', '2 configurations']);
+  await popup.click('#extract');
+  await popup.waitForSelector('#summary:not([hidden])');
+  assert.ok(!(await popup.isVisible('#intro')), 'the line gives way to the result');
+  await Promise.all([page.close(), popup.close()]);
+});
+
+test('the reading column leaves out what the page hides: a second table of contents hidden by a rule that names its place', async () => {
+  // As documentation themes do: a copy of the contents list that a rule on the page's layout hides.
+  const page = readFileSync(join(WWW, KEY_PAGE), 'utf8')
+    .replace('</head>', '<style>.layout > .content .toc-copy { display: none; }</style></head>')
+    .replace('<h1>Club news</h1>', '<h1>Club news</h1><ol class="toc-copy"><li>Volunteers rebuild the boardwalk</li><li>A new shelter opens on the ridge</li></ol>');
+  const tocSite = await serve(WWW, { routes: { [KEY_PAGE]: (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page) } });
+  try {
+    const opened = await openWithPopup(browser, tocSite.origin + KEY_PAGE);
+    await opened.popup.click('#extract');
+    await opened.popup.waitForSelector('#summary:not([hidden])');
+    await chooseView(opened.popup, 'content');
+    const column = await opened.page.evaluate(() => document.querySelector('tex-view').innerText);
+    assert.ok(column.includes('Club news') && column.includes('Twenty-six members'), 'the article is in the column');
+    assert.ok(!column.includes('A new shelter opens on the ridge'), 'the hidden copy stays hidden');
+    await Promise.all([opened.page.close(), opened.popup.close()]);
+  } finally {
+    await tocSite.close();
   }
 });
 
@@ -199,7 +259,22 @@ test('shortcut / context-menu path: nothing stored, a failure said in one senten
   const done = await run(page.url());
   const pct = Math.round((100 * expected.template_nodes) / expected.total_nodes);
   assert.deepEqual(done, { sentence: `Template found: ${pct} % of this page is the site's template.`, badge: 'T', title: done.sentence, stored: {} });
-  assert.equal((await page.evaluate(pageLayerProbe)).pressed.Template, 'true', 'the page shows the template view and says so');
+  const shown = await page.evaluate(pageLayerProbe);
+  assert.equal(shown.pressed.Content, 'true', 'the page shows the content view and says so');
+  const overlap = await page.evaluate(() => {
+    const root = document.querySelector('tex-view').shadowRoot;
+    const [b, c] = [root.querySelector('.badge'), root.querySelector('.column')].map((e) => e.getBoundingClientRect());
+    return Math.max(0, Math.min(b.right, c.right) - Math.max(b.left, c.left));
+  });
+  assert.equal(overlap, 0, 'the badge covers no line of the reading column');
+  // The badge keeps its width from view to view, so its buttons stay under the pointer.
+  const widths = [shown.badgeWidth];
+  for (const view of ['Template']) {
+    await page.evaluate((v) => [...document.querySelector('tex-view').shadowRoot.querySelectorAll('.views button')].find((b) => b.textContent === v).click(), view);
+    await page.waitForFunction((v) => document.querySelector('tex-view')?.shadowRoot.querySelector('button[aria-pressed="true"]')?.textContent === v, view);
+    widths.push((await page.evaluate(pageLayerProbe)).badgeWidth);
+  }
+  assert.deepEqual(widths, [widths[0], widths[0]], `badge widths in content and template views: ${widths}`);
   await Promise.all([failing.close(), page.close()]);
 });
 
@@ -219,6 +294,12 @@ test('a restricted page is diagnosed when the popup opens, before any click', as
   const { page, popup } = await openWithPopup(browser, 'chrome://version/');
   assert.equal((await popupState(popup)).error,
     'The address chrome://version/ is not a web page this extension can analyse (only http and https pages are).');
+  const look = await popup.evaluate(() => ({
+    extract: document.getElementById('extract').getAttribute('aria-disabled'),
+    weight: getComputedStyle(document.getElementById('error')).fontWeight,
+    red: (([r, g, b]) => r > 150 && g < 100 && b < 100)(getComputedStyle(document.getElementById('error')).color.match(/\d+/g).map(Number)),
+  }));
+  assert.deepEqual(look, { extract: 'true', weight: '400', red: false }, 'Extract looks unavailable and the expected state is no alarm');
   await popup.setViewportSize({ width: 364, height: 300 });
   await popup.screenshot({ path: join(SHOTS, 'popup-error.png') });
   await Promise.all([page.close(), popup.close()]);
@@ -245,6 +326,17 @@ describe('dark mode', () => {
       await popup.waitForSelector('#summary:not([hidden])');
       await popup.screenshot({ path: join(SHOTS, `popup-result-${scheme}.png`) });
       await page.screenshot({ path: join(SHOTS, `page-outlined-${scheme}.png`), caret: 'initial' });
+      // The reading column follows the scheme too: its background and the text in it.
+      await chooseView(popup, 'content');
+      const column = await page.evaluate(() => {
+        const panel = document.querySelector('tex-view').shadowRoot.querySelector('.reader');
+        const text = document.querySelector('tex-view').querySelector('p');
+        return [getComputedStyle(panel).backgroundColor, getComputedStyle(text).color];
+      });
+      const lum = (css) => { const [r, g, b] = css.match(/\d+/g).map(Number); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; };
+      const [background, ink] = column.map(lum);
+      assert.ok(scheme === 'dark' ? background < 0.2 && ink > 0.6 : background > 0.9 && ink < 0.4, `reading column ${column} in ${scheme}`);
+      await page.screenshot({ path: join(SHOTS, `page-content-${scheme}.png`), caret: 'initial' });
       await pages[1].click('#advanced summary');
       await pages[1].screenshot({ path: join(SHOTS, `options-${scheme}.png`), fullPage: true });
       await Promise.all([page.close(), ...pages.map((p) => p.close())]);
@@ -337,10 +429,17 @@ describe('Spanish', () => {
     const { page, popup } = await openWithPopup(es, site.origin + KEY_PAGE);
     assert.equal(await popup.getAttribute('html', 'lang'), 'es');
     assert.equal(await popup.textContent('#extract'), 'Extraer plantilla');
+    assert.equal(await popup.textContent('#intro'),
+      'Compara esta página con hasta 25 páginas más de este sitio, descargadas sin tus cookies; nada sale del navegador.');
     await popup.click('#extract');
     await popup.waitForSelector('#summary:not([hidden])');
     assert.match(await popup.textContent('#plain'), /^Plantilla encontrada: .* son el \d+ % de ella\.$/);
-    assert.match(await popup.textContent('#compared'), /^Comparada con otras \d+ páginas del sitio en [\d,]+ (ms|s)\.$/);
+    assert.match(await popup.textContent('#compared'), /^Comparada con otras \d+ páginas del sitio\.$/);
+    assert.deepEqual(await popup.evaluate(() => [0.05, 0.5].map((x) => texI18n.percent(x))), ['menos del 0,1', '0,5']);
+    const plurals = await popup.evaluate(() => [1, 2, 1400].flatMap((n) => ['resultCompared', 'countLayouts', 'countSites', 'countConfigs'].map((k) => texI18n.plural(k, n))));
+    assert.deepEqual(plurals, ['Comparada con 1 página más del sitio.', '1 disposición', '1 sitio', '1 configuración',
+      'Comparada con otras 2 páginas del sitio.', '2 disposiciones', '2 sitios', '2 configuraciones',
+      'Comparada con otras 1400 páginas del sitio.', '1400 disposiciones', '1400 sitios', '1400 configuraciones']);
     await popup.screenshot({ path: join(SHOTS, 'popup-result-es.png') });
     await Promise.all([page.close(), popup.close()]);
 
@@ -357,7 +456,7 @@ describe('Spanish', () => {
     await big.popup.waitForSelector('#error:not([hidden])');
     await big.popup.evaluate(() => chrome.storage.local.remove('config'));
     assert.equal(await big.popup.textContent('#error'),
-      `No se pudo cargar la página clave: ${site.origin}${KEY_PAGE} tiene al menos 130 elementos, más que el límite de 50; la opción «Página más grande» lo aumenta.`);
+      'Esta página tiene 130 elementos, más que el límite de 50 (Elementos por página, en las opciones); sube el límite allí para analizarla.');
     await Promise.all([big.page.close(), big.popup.close()]);
 
     const huge = await openWithPopup(es, `${bigPage.origin}/huge.html`);
@@ -365,7 +464,7 @@ describe('Spanish', () => {
     await huge.popup.click('#extract');
     await huge.popup.waitForSelector('#error:not([hidden])');
     await huge.popup.evaluate(() => chrome.storage.local.remove('config'));
-    assert.match(await huge.popup.textContent('#error'), /tiene al menos 12\.\d{3} elementos, más que el límite de 10\.000; la opción «Página más grande» lo aumenta\.$/,
+    assert.match(await huge.popup.textContent('#error'), /tiene 12\.\d{3} elementos, más que el límite de 10\.000 \(Elementos por página/,
       'numbers from the core in Spanish notation');
     await Promise.all([huge.page.close(), huge.popup.close()]);
   });
@@ -379,8 +478,8 @@ describe('Spanish', () => {
     await options.fill('[name="equality.w_classes"]', '0.9');
     await options.click('button[type="submit"]');
     await options.waitForSelector('#message.error');
-    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1,400.',
-      'the core\'s 1.400 in Spanish notation (1.400 would read as fourteen hundred)');
+    assert.equal(await options.textContent('#message'), 'La configuración no es válida: los cuatro pesos deben sumar 1, no 1,4.',
+      'the core\'s 1.4 in Spanish notation');
     await options.screenshot({ path: join(SHOTS, 'options-es.png'), fullPage: true });
     await options.close();
   });

@@ -121,6 +121,7 @@ export function pageLayerProbe() {
   const column = root.querySelector('.column');
   return {
     badge: root.querySelector('.badge')?.textContent ?? null,
+    badgeWidth: root.querySelector('.badge')?.getBoundingClientRect().width ?? null,
     pressed: Object.fromEntries([...root.querySelectorAll('.views button[aria-pressed]')].map((b) => [b.textContent, b.getAttribute('aria-pressed')])),
     outlines: root.querySelectorAll('.outline').length,
     reader: column ? { width: column.getBoundingClientRect().width, widest: Math.max(0, ...[...host.querySelectorAll(':scope > div > :not(style)')].map((e) => e.getBoundingClientRect().width)) } : null,
