@@ -28,6 +28,8 @@ pub mod text_recurrence;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod collection;
 pub mod html;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod site_folder;
