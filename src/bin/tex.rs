@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use template_extractor::bench::{read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
+use template_extractor::collection_run;
 use template_extractor::config::{Config, PRESETS};
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
@@ -68,6 +69,38 @@ enum Command {
         /// loads and score that beside the full extraction.
         #[arg(long)]
         memory_check: bool,
+    },
+    /// Remove each site's template from every page of a crawl: site
+    /// folders, WARC / WARC.gz files and JSONL lines {"url", "html"}; one
+    /// JSONL line per page (url, site, cluster, status, template_share,
+    /// content_text, content_html).
+    Collect {
+        /// Inputs, any mix of site folders, .warc / .warc.gz and .jsonl files.
+        inputs: Vec<PathBuf>,
+        /// Write the pages here instead of stdout.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Write the per-site summary (clusters, pages left out by reason) here as JSON.
+        #[arg(long)]
+        summary: Option<PathBuf>,
+        /// Preset: default, paper, intersection or rtdm.
+        #[arg(long, default_value = "default")]
+        preset: String,
+        /// JSON file with configuration fields (overrides the preset's).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Fewest pages of one layout that form a cluster; smaller groups are reported as unclustered.
+        #[arg(long, default_value_t = 2)]
+        min_cluster: usize,
+        /// Sites processed at once (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// The input is ordered by site: stream site by site instead of grouping everything first.
+        #[arg(long)]
+        sorted: bool,
+        /// Show progress on stderr even when it is not a terminal.
+        #[arg(long)]
+        progress: bool,
     },
 }
 
@@ -415,6 +448,20 @@ fn main() -> ExitCode {
         }
         Command::Bench { set, preset, json, memory_check: true, .. } => run_memory_check_set(set, preset, json),
         Command::Bench { set, preset, config, json, memory_check: false } => run_bench(set, preset, config, json),
+        Command::Collect { inputs, out, summary, preset, config, min_cluster, jobs, sorted, progress } => {
+            load_config(&preset, config.as_ref()).and_then(|config| {
+                collection_run::command(collection_run::CommandArgs {
+                    inputs,
+                    out,
+                    summary,
+                    config,
+                    min_cluster,
+                    jobs,
+                    sorted,
+                    progress,
+                })
+            })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -21,6 +21,9 @@ pub struct Admitted {
 /// Checks and decodes one body. `content_type` is the HTTP header when the
 /// record has one; without it the body must start like markup.
 pub fn admit(body: &[u8], content_type: Option<&str>, max_nodes: usize) -> Result<Admitted, Rejection> {
+    if content_type.is_some_and(|ct| !is_html_type(ct)) {
+        return Err(Rejection::NotHtml);
+    }
     if body.len() > MAX_PAGE_BYTES {
         return Err(Rejection::TooManyBytes);
     }
@@ -29,7 +32,6 @@ pub fn admit(body: &[u8], content_type: Option<&str>, max_nodes: usize) -> Resul
     }
     let (html, malformed) = decode_reporting(body, content_type);
     match content_type {
-        Some(ct) if !is_html_type(ct) => return Err(Rejection::NotHtml),
         None if !html.trim_start_matches('\u{feff}').trim_start().starts_with('<') => return Err(Rejection::NotHtml),
         _ => {}
     }
@@ -65,6 +67,7 @@ mod tests {
         assert_eq!(reason(b"<p>ok</p>", Some("text/html; charset=utf-8")), None);
         assert_eq!(reason(b"<p>ok</p>", None), None);
         assert_eq!(reason(b"%PDF-1.4 <p>", Some("application/pdf")), Some(Rejection::NotHtml));
+        assert_eq!(reason(b"\x89PNG\r\n\x1a\n", Some("image/png")), Some(Rejection::NotHtml), "the header says first");
         assert_eq!(reason(b"{\"a\": 1}", None), Some(Rejection::NotHtml));
         assert_eq!(reason(&[0x1f, 0x8b, 8, 0, 0], Some("text/html")), Some(Rejection::Binary));
         assert_eq!(reason(&vec![b'a'; MAX_PAGE_BYTES + 1], None), Some(Rejection::TooManyBytes));

@@ -56,7 +56,7 @@ pub fn page_content(doc: &Html, tree: &Tree, template: &[bool]) -> PageContent {
     let mut text = Vec::new();
     for i in body_nodes.clone() {
         let node = tree.node(crate::dom::NodeId(i as u32));
-        let topmost = !template[i] && node.parent.is_none_or(|p| template[p.index()]);
+        let topmost = !template[i] && (i == body.index() || node.parent.is_none_or(|p| template[p.index()]));
         if !topmost {
             continue;
         }
@@ -120,5 +120,8 @@ mod tests {
         let own = own_texts(&doc);
         assert_eq!(own[tags.iter().position(|t| *t == "p").unwrap()], "Two");
         assert_eq!(own[tags.iter().position(|t| *t == "script").unwrap()], "");
+        let whole = page_content(&doc, &tree, &vec![false; tree.len()]);
+        assert!(whole.html.starts_with("<body><nav>"), "no template: the whole body is content");
+        assert_eq!(whole.content_words, 5);
     }
 }
