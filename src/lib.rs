@@ -31,6 +31,8 @@ pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod collection;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod collection_bench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod collection_input;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod collection_run;

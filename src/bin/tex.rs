@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use template_extractor::bench::{read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
-use template_extractor::collection_run;
 use template_extractor::config::{Config, PRESETS};
 use template_extractor::error::ExtractError;
 use template_extractor::extract::{extract, template_paths};
@@ -17,6 +16,7 @@ use template_extractor::page_source::PageSource;
 use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::site_folder::SiteFolder;
 use template_extractor::template_memory::{Memory, Recall};
+use template_extractor::{collection_bench, collection_run};
 
 #[derive(Parser)]
 #[command(name = "tex", version, about = "Site-level web template extraction")]
@@ -101,6 +101,22 @@ enum Command {
         /// Show progress on stderr even when it is not a terminal.
         #[arg(long)]
         progress: bool,
+    },
+    /// Score the collection mode on a benchmark set: each site's folder as
+    /// a collection, its key page's template beside the key-page method, a
+    /// cross-page text-frequency baseline and page-level extractors.
+    CollectBench {
+        /// Benchmark set folder (e.g. ../shared/bench/dev).
+        set: PathBuf,
+        /// Extracted text of page-level extractors per site, as written by scripts/collection_peers.py.
+        #[arg(long)]
+        peers: Option<PathBuf>,
+        /// Fewest pages of one layout that form a cluster.
+        #[arg(long, default_value_t = 2)]
+        min_cluster: usize,
+        /// Write the results as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
     },
 }
 
@@ -448,6 +464,9 @@ fn main() -> ExitCode {
         }
         Command::Bench { set, preset, json, memory_check: true, .. } => run_memory_check_set(set, preset, json),
         Command::Bench { set, preset, config, json, memory_check: false } => run_bench(set, preset, config, json),
+        Command::CollectBench { set, peers, min_cluster, json } => {
+            collection_bench::command(&set, peers.as_deref(), min_cluster, json.as_deref())
+        }
         Command::Collect { inputs, out, summary, preset, config, min_cluster, jobs, sorted, progress } => {
             load_config(&preset, config.as_ref()).and_then(|config| {
                 collection_run::command(collection_run::CommandArgs {

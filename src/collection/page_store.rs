@@ -65,22 +65,26 @@ impl PageStore {
     }
 
     /// The page a link names, as a static server would resolve it: the URL
-    /// itself (fragment dropped), a directory's `index.html`, or the URL
-    /// with `.html` added.
+    /// itself (fragment dropped), a directory's `index.html`, the URL with
+    /// `.html` added, and these without the query. Without the query, a
+    /// mirrored site's `page.html?action=x` finds its file as a static server
+    /// finds it; in a crawl the query-less page is a page of the same site,
+    /// which is all a candidate needs to be.
     pub fn find(&self, url: &Url) -> Option<&StoredPage> {
+        let mut bare = url.clone();
+        bare.set_query(None);
+        self.find_exact(url).or_else(|| self.find_exact(&bare))
+    }
+
+    fn find_exact(&self, url: &Url) -> Option<&StoredPage> {
         let key = key_of(url);
-        let tries = [key.clone(), format!("{key}index.html"), format!("{key}.html")];
         let extensionless = !url.path().rsplit('/').next().unwrap_or("").contains('.');
-        tries
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| match i {
-                1 => key.ends_with('/'),
-                2 => extensionless && !key.ends_with('/') && url.query().is_none(),
-                _ => true,
-            })
-            .find_map(|(_, k)| self.index.get(k))
-            .map(|&i| &self.pages[i])
+        let tries = [
+            Some(key.clone()),
+            key.ends_with('/').then(|| format!("{key}index.html")),
+            (extensionless && !key.ends_with('/') && url.query().is_none()).then(|| format!("{key}.html")),
+        ];
+        tries.into_iter().flatten().find_map(|k| self.index.get(&k)).map(|&i| &self.pages[i])
     }
 
     /// A page source over the store for one extraction, with the
@@ -150,6 +154,7 @@ mod tests {
         assert_eq!(find("http://a.test/docs/").as_deref(), Some("/docs/index.html"));
         assert_eq!(find("http://a.test/about#team").as_deref(), Some("/about.html"));
         assert_eq!(find("http://a.test/x?p=1").as_deref(), Some("/x"));
+        assert_eq!(find("http://a.test/about.html?action=edit").as_deref(), Some("/about.html"), "as a static server");
         assert_eq!(find("http://a.test/x?p=2"), None);
         assert_eq!(find("http://b.test/about.html"), None, "another origin is not in the store");
         let tree = snapshot(&parse("<p>")).unwrap();

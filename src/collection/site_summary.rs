@@ -17,8 +17,8 @@ pub struct ClusterSummary {
     pub pages: usize,
     /// Pages the cluster's template was mapped onto.
     pub served: usize,
-    /// Pages of the layout group whose page lacks the cluster's template
-    /// (the memory's failsafe): reported, not served.
+    /// Pages of the layout group that lack the cluster's template (the
+    /// memory's failsafe): extracted on their own instead.
     pub unfit: usize,
     /// Pages loaded from the collection by the extraction, the representative included.
     pub loads: usize,
@@ -34,6 +34,8 @@ pub struct SiteSummary {
     pub clusters: Vec<ClusterSummary>,
     /// Pages whose layout group had fewer than the minimum cluster size.
     pub unclustered: usize,
+    /// Pages loaded by the extractions of unclustered and unfit pages, each run on its own.
+    pub alone_loads: usize,
     pub rejected: Rejections,
     pub bytes: usize,
     pub content_bytes: usize,
