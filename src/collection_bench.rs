@@ -138,27 +138,6 @@ pub fn text_template(tree: &Tree, texts: &[String], kept: impl Fn(&str) -> bool)
     content.into_iter().map(|c| !c).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dom::test_trees::tree;
-
-    #[test]
-    fn content_f1_counts_the_other_class() {
-        let s = Score { nodes: 10, gold: 6, retrieved: 5, correct: 4, ..Score::default() };
-        // Content: gold 4, retrieved 5, correct 10 - 6 - 5 + 4 = 3.
-        assert!((content_f1(&s) - 6.0 / 9.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn kept_text_makes_its_ancestors_content() {
-        let t = tree("html( body( nav( a ) main( p ) ) )");
-        let texts: Vec<String> = ["", "", "", "Home", "", "Hello"].iter().map(|s| s.to_string()).collect();
-        let template = text_template(&t, &texts, |s| s == "Hello");
-        assert_eq!(template, [false, false, true, true, false, false]);
-    }
-}
-
 /// `tex collect-bench`: prints one row per site and the macro averages.
 pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Option<&Path>) -> Result<(), String> {
     let peers: PeerTexts = match peers {
@@ -233,4 +212,25 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
             .map_err(|e| format!("Cannot write {}: {e}.", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::test_trees::tree;
+
+    #[test]
+    fn content_f1_counts_the_other_class() {
+        let s = Score { nodes: 10, gold: 6, retrieved: 5, correct: 4, ..Score::default() };
+        // Content: gold 4, retrieved 5, correct 10 - 6 - 5 + 4 = 3.
+        assert!((content_f1(&s) - 6.0 / 9.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn kept_text_makes_its_ancestors_content() {
+        let t = tree("html( body( nav( a ) main( p ) ) )");
+        let texts: Vec<String> = ["", "", "", "Home", "", "Hello"].iter().map(|s| s.to_string()).collect();
+        let template = text_template(&t, &texts, |s| s == "Hello");
+        assert_eq!(template, [false, false, true, true, false, false]);
+    }
 }
