@@ -73,6 +73,16 @@ pub struct RunReport {
     /// Inputs that could not be opened, one sentence each.
     pub unreadable: Vec<String>,
     pub seconds: f64,
+    /// The process's peak resident memory, where the system tells it (Linux).
+    pub peak_rss_mb: Option<f64>,
+}
+
+/// Peak resident memory of this process in MB (VmHWM), `None` off Linux.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: f64 =
+        status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb / 1024.0)
 }
 
 /// Admits a site's records into a page store; the rest are counted.
@@ -198,6 +208,7 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
         rejected,
         unreadable,
         seconds: started.elapsed().as_secs_f64(),
+        peak_rss_mb: peak_rss_mb(),
     })
 }
 
@@ -261,12 +272,13 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
             .map_err(|e| format!("Cannot write {}: {e}.", path.display()))?;
     }
     eprintln!(
-        "{} sites, {} pages, {:.1} MB in {:.2} s ({:.0} pages/s)",
+        "{} sites, {} pages, {:.1} MB in {:.2} s ({:.0} pages/s){}",
         report.sites.len(),
         report.pages,
         report.bytes as f64 / 1e6,
         report.seconds,
-        report.pages as f64 / report.seconds.max(1e-9)
+        report.pages as f64 / report.seconds.max(1e-9),
+        report.peak_rss_mb.map_or(String::new(), |mb| format!(", peak RSS {mb:.0} MB"))
     );
     for s in &report.sites {
         let sizes: Vec<String> = s.clusters.iter().map(|c| c.pages.to_string()).collect();

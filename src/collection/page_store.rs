@@ -2,6 +2,7 @@
 //! loads are answered from the collection, never from the network, so a
 //! crawl is processed exactly as it was captured.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -27,6 +28,10 @@ pub struct StoredPage {
 pub struct PageStore {
     pages: Vec<StoredPage>,
     index: HashMap<String, usize>,
+    /// Snapshots of the pages extractions loaded: a site's extractions
+    /// (several per cluster) load the same menu pages again and again, and
+    /// only those are kept, so the cache is bounded by the loads.
+    loaded: RefCell<HashMap<usize, Tree>>,
 }
 
 impl PageStore {
@@ -50,6 +55,7 @@ impl PageStore {
     pub fn sort(&mut self) {
         self.pages.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
         self.index = self.pages.iter().enumerate().map(|(i, p)| (key_of(&p.url), i)).collect();
+        self.loaded.borrow_mut().clear();
     }
 
     pub fn pages(&self) -> &[StoredPage] {
@@ -71,12 +77,16 @@ impl PageStore {
     /// finds it; in a crawl the query-less page is a page of the same site,
     /// which is all a candidate needs to be.
     pub fn find(&self, url: &Url) -> Option<&StoredPage> {
+        self.position(url).map(|i| &self.pages[i])
+    }
+
+    fn position(&self, url: &Url) -> Option<usize> {
         let mut bare = url.clone();
         bare.set_query(None);
         self.find_exact(url).or_else(|| self.find_exact(&bare))
     }
 
-    fn find_exact(&self, url: &Url) -> Option<&StoredPage> {
+    fn find_exact(&self, url: &Url) -> Option<usize> {
         let key = key_of(url);
         let extensionless = !url.path().rsplit('/').next().unwrap_or("").contains('.');
         let tries = [
@@ -84,7 +94,7 @@ impl PageStore {
             key.ends_with('/').then(|| format!("{key}index.html")),
             (extensionless && !key.ends_with('/') && url.query().is_none()).then(|| format!("{key}.html")),
         ];
-        tries.into_iter().flatten().find_map(|k| self.index.get(&k)).map(|&i| &self.pages[i])
+        tries.into_iter().flatten().find_map(|k| self.index.get(&k).copied())
     }
 
     /// A page source over the store for one extraction, with the
@@ -114,18 +124,24 @@ fn ms(since: Instant) -> f64 {
 
 impl PageSource for StoreSource<'_> {
     async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
-        let page = self.store.find(url).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
+        let i = self.store.position(url).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
+        let page = &self.store.pages[i];
         self.budget.take(url.as_str(), 0, page.html.len())?;
         let t1 = Instant::now();
-        let doc = parse(&page.html);
+        let cached = self.store.loaded.borrow().get(&i).cloned();
+        let tree = match cached {
+            Some(tree) => tree,
+            None => {
+                let tree = snapshot(&parse(&page.html)).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
+                self.store.loaded.borrow_mut().insert(i, tree.clone());
+                tree
+            }
+        };
         let parse_ms = ms(t1);
-        let t2 = Instant::now();
-        let tree = snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
-        let snapshot_ms = ms(t2);
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
         }
-        Ok(LoadedPage { url: page.url.clone(), tree, fetch_ms: 0.0, parse_ms, snapshot_ms })
+        Ok(LoadedPage { url: page.url.clone(), tree, fetch_ms: 0.0, parse_ms, snapshot_ms: 0.0 })
     }
 
     fn now_ms(&self) -> f64 {

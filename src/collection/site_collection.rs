@@ -11,7 +11,7 @@ use crate::dom::Tree;
 use crate::extract::extract;
 use crate::html::{parse, snapshot};
 use crate::page_source::PageSource;
-use crate::template_memory::Cluster;
+use crate::template_memory::{Cluster, PreparedCluster};
 
 use super::layout_groups::{group_by_layout, representatives};
 use super::page_content::{page_content, PageContent};
@@ -156,6 +156,13 @@ pub fn collect_site(
         });
     }
 
+    let prepared: Vec<Vec<PreparedCluster>> = learnt
+        .iter()
+        .map(|g| match g {
+            GroupTemplate::Learnt { clusters, .. } => clusters.iter().filter_map(Cluster::prepare).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
     for (i, page) in store.pages().iter().enumerate() {
         let doc = parse(&page.html);
         let Some(tree) = snapshot(&doc) else { continue };
@@ -173,8 +180,9 @@ pub fn collect_site(
             GroupTemplate::Learnt { id, representative, template, .. } if *representative == i => {
                 (Some(*id), PageStatus::Representative, template.clone())
             }
-            GroupTemplate::Learnt { id, clusters, .. } => {
-                if clusters[0].fits(&page.layout).0 {
+            GroupTemplate::Learnt { id, .. } => {
+                let clusters = &prepared[group_of[i]];
+                if clusters.first().is_some_and(|c| c.fits(&page.layout).0) {
                     (Some(*id), PageStatus::Served, join(cfg, clusters, &tree))
                 } else {
                     (Some(*id), PageStatus::Unfit, alone())
@@ -204,7 +212,7 @@ pub fn collect_site(
 
 /// The template the clusters' skeletons give a page: every node one of them
 /// maps onto (each mapping is top-down closed, so their union is too).
-fn join(cfg: &Config, clusters: &[Cluster], tree: &Tree) -> Vec<bool> {
+fn join(cfg: &Config, clusters: &[PreparedCluster], tree: &Tree) -> Vec<bool> {
     let mut template = vec![false; tree.len()];
     for c in clusters {
         for (t, mapped) in template.iter_mut().zip(c.apply(cfg, tree)) {
