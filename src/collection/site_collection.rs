@@ -159,7 +159,14 @@ pub fn collect_site(
     let prepared: Vec<Vec<PreparedCluster>> = learnt
         .iter()
         .map(|g| match g {
-            GroupTemplate::Learnt { clusters, .. } => clusters.iter().filter_map(Cluster::prepare).collect(),
+            // Representatives of one layout often learn the very same
+            // skeleton: mapping it once per page is enough.
+            GroupTemplate::Learnt { clusters, .. } => clusters
+                .iter()
+                .enumerate()
+                .filter(|(k, c)| !clusters[..*k].iter().any(|e| e.skeleton == c.skeleton))
+                .filter_map(|(_, c)| c.prepare())
+                .collect(),
             _ => Vec::new(),
         })
         .collect();
