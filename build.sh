@@ -184,11 +184,13 @@ wheel() {
   "$PYENV/bin/pip" install -q --force-reinstall --no-deps target/wheels/*.whl
 }
 
+# After `cargo test`, whose debug build of tex is the CLI the Spark output
+# is compared with (a release build would add minutes of LTO to CI).
 python_tests() {
   wheel
-  cargo build --release --quiet --bin tex
+  cargo build --quiet --bin tex
   log "PySpark example in local mode on the dev set, against tex collect"
-  "$PYENV/bin/python" python/tests/test_spark_matches_cli.py target/release/tex ../shared/bench/dev target/spark-test
+  "$PYENV/bin/python" python/tests/test_spark_matches_cli.py target/debug/tex ../shared/bench/dev target/spark-test
 }
 
 collect_bench() {
