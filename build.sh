@@ -16,6 +16,13 @@
 #   ./build.sh perf SET_DIR [--runs N] [--no-synthetic] [--out FILE] [--browser chromium|firefox]
 #                       click vs limit (fetch + parse of the pages the click
 #                       loaded) per key page and on synthetic pages, in Chromium or Firefox
+#   ./build.sh wheel    the Python package (PyO3 + maturin, one abi3 wheel) -> target/wheels,
+#                       installed into the venv target/pyenv with its test tools
+#   ./build.sh collect-bench SET_DIR
+#                       accuracy of `tex collect` per site beside the key-page method, a
+#                       text-frequency baseline, trafilatura and Readability (docs/collection.md)
+#   ./build.sh collect-speed SET_DIR
+#                       throughput and peak memory of `tex collect` beside trafilatura
 #   ./build.sh perf SET_DIR --memory [--runs N] [--out FILE]
 #                       the known-template click (template memory, 0 loads)
 #                       and its F1 beside the full extraction's, in Chromium
@@ -153,6 +160,54 @@ perf() {
   node scripts/perf.mjs "$set" "$@"
 }
 
+PYENV=$ROOT/target/pyenv
+
+# The venv of the Python package's tests and the collection benchmarks, and
+# Java for PySpark; reinstalled only when python/requirements-dev.txt changes.
+ensure_python() {
+  apt_install python3-venv
+  command -v java >/dev/null || apt_install default-jre-headless
+  [ -x "$PYENV/bin/python" ] || { log "python3 -m venv $PYENV"; python3 -m venv "$PYENV"; }
+  if ! cmp -s python/requirements-dev.txt "$PYENV/.requirements"; then
+    log "pip install -r python/requirements-dev.txt"
+    "$PYENV/bin/pip" install -q --upgrade pip
+    "$PYENV/bin/pip" install -q -r python/requirements-dev.txt
+    cp python/requirements-dev.txt "$PYENV/.requirements"
+  fi
+}
+
+wheel() {
+  ensure_python
+  log "maturin build (python/: the abi3 wheel)"
+  rm -rf target/wheels
+  "$PYENV/bin/maturin" build --release --quiet -m python/Cargo.toml --target-dir target/python -o target/wheels
+  "$PYENV/bin/pip" install -q --force-reinstall --no-deps target/wheels/*.whl
+}
+
+# After `cargo test`, whose debug build of tex is the CLI the Spark output
+# is compared with (a release build would add minutes of LTO to CI).
+python_tests() {
+  wheel
+  cargo build --quiet --bin tex
+  log "PySpark example in local mode on the dev set, against tex collect"
+  "$PYENV/bin/python" python/tests/test_spark_matches_cli.py target/debug/tex ../shared/bench/dev target/spark-test
+}
+
+collect_bench() {
+  local set=${1:?usage: $0 collect-bench SET_DIR}
+  ensure_python
+  cargo build --release --quiet --bin tex
+  "$PYENV/bin/python" scripts/collection_peers.py "$set" target/collection-peers.json
+  target/release/tex collect-bench "$set" --peers target/collection-peers.json --json target/collection-bench.json
+}
+
+collect_speed() {
+  local set=${1:?usage: $0 collect-speed SET_DIR}
+  ensure_python
+  cargo build --release --quiet --bin tex
+  "$PYENV/bin/python" scripts/collection_speed.py target/release/tex "$set" target/collection-speed
+}
+
 lint() {
   ensure_build_tools
   log "cargo fmt --check"
@@ -162,6 +217,8 @@ lint() {
   cargo clippy --all-targets --quiet -- -D warnings
   log "clippy -D warnings ($TARGET: the core and the browser glue in src/wasm)"
   cargo clippy --lib --target "$TARGET" --quiet -- -D warnings
+  log "cargo fmt --check, clippy -D warnings (python/: the Python package)"
+  (cd python && cargo fmt --check && CARGO_TARGET_DIR="$ROOT/target/python" cargo clippy --quiet -- -D warnings)
   log "ESLint (extension, scripts, e2e tests)"
   "$BIN/eslint" extension scripts tests/e2e eslint.config.mjs
 }
@@ -172,6 +229,7 @@ run_tests() {
   build
   log "cargo test (native)"
   cargo test
+  python_tests
   log "wasm-bindgen tests (headless Chromium and Firefox)"
   wasm_tests
   log "end-to-end tests (Chromium and Firefox)"
@@ -210,5 +268,8 @@ case "${1:-build}" in
   serve-bench) shift; serve_bench "$@" ;;
   bench) shift; bench "$@" ;;
   perf) shift; perf "$@" ;;
-  *) echo "usage: $0 [build|demo|lint|test|package|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE] [--browser chromium|firefox]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
+  wheel) wheel ;;
+  collect-bench) shift; collect_bench "$@" ;;
+  collect-speed) shift; collect_speed "$@" ;;
+  *) echo "usage: $0 [build|demo|lint|test|package|wheel|collect-bench SET_DIR|collect-speed SET_DIR|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE] [--browser chromium|firefox]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
 esac

@@ -255,6 +255,18 @@ impl Serialize for Kept<'_> {
     }
 }
 
+/// The document's elements in the snapshot's numbering (element `i` here
+/// is node `i` of [`snapshot`]), for code that needs the elements' text or
+/// markup, which the snapshot keeps only as hashes.
+pub fn numbered_elements(doc: &Html) -> Vec<NodeRef<'_, Node>> {
+    light_tree(*doc.root_element())
+        .filter_map(|edge| match edge {
+            Edge::Open(node) if node.value().is_element() => Some(node),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The tree below `from` in document order without the subtrees a browser
 /// turns into shadow roots: the live page has no element for them (their
 /// content hangs off the host's `shadowRoot`, which the live walk does not

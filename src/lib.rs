@@ -30,6 +30,14 @@ pub mod view_collapse;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod collection;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod collection_bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod collection_input;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod collection_run;
 pub mod html;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod site_folder;

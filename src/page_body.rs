@@ -78,12 +78,19 @@ pub fn check_text(url: &str, body: &[u8]) -> Result<(), LoadError> {
 /// the bytes are valid UTF-8 and windows-1252 (the web's legacy default)
 /// when they are not.
 pub fn decode(body: &[u8], content_type: Option<&str>) -> String {
+    decode_reporting(body, content_type).0
+}
+
+/// Like [`decode`], and whether some bytes were invalid in the page's
+/// charset (they became U+FFFD): a crawl counts such pages as broken.
+pub fn decode_reporting(body: &[u8], content_type: Option<&str>) -> (String, bool) {
     let encoding = Encoding::for_bom(body)
         .map(|(e, _)| e)
         .or_else(|| content_type.and_then(charset_of).and_then(label))
         .or_else(|| meta_charset(body))
         .unwrap_or(if std::str::from_utf8(body).is_ok() { UTF_8 } else { WINDOWS_1252 });
-    encoding.decode(body).0.into_owned()
+    let (text, _, malformed) = encoding.decode(body);
+    (text.into_owned(), malformed)
 }
 
 /// An encoding label as the HTML standard maps it: UTF-16 declared in

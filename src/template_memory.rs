@@ -254,9 +254,10 @@ impl Cluster {
     /// Whether a page with this layout signature belongs to the cluster, and
     /// its layout similarity.
     pub fn fits(&self, layout: &[u64]) -> (bool, f64) {
-        let similarity = layout_similarity(&self.layout, layout);
-        let present = self.skeleton_tree().map_or(1.0, |s| containment(&layout_signature(&s), layout));
-        (similarity >= SAME_LAYOUT && present >= TEMPLATE_PRESENT, similarity)
+        match self.prepare() {
+            Some(p) => p.fits(layout),
+            None => (layout_similarity(&self.layout, layout) >= SAME_LAYOUT, layout_similarity(&self.layout, layout)),
+        }
     }
 
     /// Maps the skeleton onto a page of the same layout, as the full method
@@ -264,11 +265,45 @@ impl Cluster {
     /// skeleton node maps onto it (and, with text evidence on, when the
     /// page repeats that node's text as a candidate would).
     pub fn apply(&self, cfg: &Config, page: &Tree) -> Vec<bool> {
+        self.prepare().map_or_else(|| vec![false; page.len()], |p| p.apply(cfg, page))
+    }
+
+    /// The cluster with its skeleton rebuilt once, for applying it to many
+    /// pages (a crawl's cluster serves thousands); `None` when the skeleton
+    /// is empty or broken.
+    pub fn prepare(&self) -> Option<PreparedCluster<'_>> {
+        let skeleton = self.skeleton_tree()?;
+        Some(PreparedCluster {
+            layout: &self.layout,
+            paths: layout_signature(&skeleton),
+            words: subtree_words(&skeleton),
+            skeleton,
+        })
+    }
+}
+
+/// A cluster ready to test and serve pages: its skeleton as a tree, the
+/// skeleton's own paths and its subtree word counts.
+pub struct PreparedCluster<'a> {
+    layout: &'a [u64],
+    skeleton: Tree,
+    paths: Vec<u64>,
+    words: Vec<u32>,
+}
+
+impl PreparedCluster<'_> {
+    /// See [`Cluster::fits`].
+    pub fn fits(&self, layout: &[u64]) -> (bool, f64) {
+        let similarity = layout_similarity(self.layout, layout);
+        (similarity >= SAME_LAYOUT && containment(&self.paths, layout) >= TEMPLATE_PRESENT, similarity)
+    }
+
+    /// See [`Cluster::apply`].
+    pub fn apply(&self, cfg: &Config, page: &Tree) -> Vec<bool> {
         let mut template = vec![false; page.len()];
-        let Some(skeleton) = self.skeleton_tree() else { return template };
-        let mut mapping = map_page(cfg, &skeleton, page);
+        let mut mapping = map_page(cfg, &self.skeleton, page);
         if cfg.content.enabled {
-            mapping = keep_repeated_content(&cfg.content, &skeleton, &subtree_words(&skeleton), page, &mapping);
+            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.words, page, &mapping);
         }
         for (_, image) in mapping.pairs() {
             template[image.index()] = true;

@@ -17,6 +17,7 @@ use template_extractor::saved_template::{neutral_title, saved_keep};
 use template_extractor::score::{disagreement, has_gold, score};
 use template_extractor::site_folder::SiteFolder;
 use template_extractor::template_memory::{Memory, Recall};
+use template_extractor::{collection_bench, collection_run};
 
 /// `println!` that ignores a closed stdout: `tex extract … | head` must not
 /// panic on the broken pipe, and still writes its `--json` and `--html` files.
@@ -91,6 +92,54 @@ enum Command {
         /// loads and score that beside the full extraction.
         #[arg(long)]
         memory_check: bool,
+    },
+    /// Remove each site's template from every page of a crawl: site
+    /// folders, WARC / WARC.gz files and JSONL lines {"url", "html"}; one
+    /// JSONL line per page (url, site, cluster, status, template_share,
+    /// content_text, content_html).
+    Collect {
+        /// Inputs, any mix of site folders, .warc / .warc.gz and .jsonl files.
+        inputs: Vec<PathBuf>,
+        /// Write the pages here instead of stdout.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Write the per-site summary (clusters, pages left out by reason) here as JSON.
+        #[arg(long)]
+        summary: Option<PathBuf>,
+        /// Preset: default, paper, intersection or rtdm.
+        #[arg(long, default_value = "default")]
+        preset: String,
+        /// JSON file with configuration fields (overrides the preset's).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Fewest pages of one layout that form a cluster; smaller groups are reported as unclustered.
+        #[arg(long, default_value_t = 2)]
+        min_cluster: usize,
+        /// Sites processed at once (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// The input is ordered by site: stream site by site instead of grouping everything first.
+        #[arg(long)]
+        sorted: bool,
+        /// Show progress on stderr even when it is not a terminal.
+        #[arg(long)]
+        progress: bool,
+    },
+    /// Score the collection mode on a benchmark set: each site's folder as
+    /// a collection, its key page's template beside the key-page method, a
+    /// cross-page text-frequency baseline and page-level extractors.
+    CollectBench {
+        /// Benchmark set folder (e.g. ../shared/bench/dev).
+        set: PathBuf,
+        /// Extracted text of page-level extractors per site, as written by scripts/collection_peers.py.
+        #[arg(long)]
+        peers: Option<PathBuf>,
+        /// Fewest pages of one layout that form a cluster.
+        #[arg(long, default_value_t = 2)]
+        min_cluster: usize,
+        /// Write the results as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
     },
 }
 
@@ -530,6 +579,23 @@ fn main() -> ExitCode {
         }
         Command::Bench { set, preset, json, memory_check: true, .. } => run_memory_check_set(set, preset, json),
         Command::Bench { set, preset, config, json, memory_check: false } => run_bench(set, preset, config, json),
+        Command::CollectBench { set, peers, min_cluster, json } => {
+            collection_bench::command(&set, peers.as_deref(), min_cluster, json.as_deref())
+        }
+        Command::Collect { inputs, out, summary, preset, config, min_cluster, jobs, sorted, progress } => {
+            load_config(&preset, config.as_ref()).and_then(|config| {
+                collection_run::command(collection_run::CommandArgs {
+                    inputs,
+                    out,
+                    summary,
+                    config,
+                    min_cluster,
+                    jobs,
+                    sorted,
+                    progress,
+                })
+            })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

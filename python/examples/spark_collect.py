@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Template removal over WARC files on Spark: read each file's HTML
+responses (with the package's own WARC reader, so a record is admitted as
+`tex collect` admits it), group the pages by site and run the collection
+mode once per site with `groupBy(...).applyInPandas`, write Parquet.
+
+Usage: spark_collect.py OUT_DIR WARC [WARC ...]
+Local mode by default (SPARK_MASTER overrides, e.g. spark://host:7077);
+every executor needs the `template-extractor` wheel installed.
+"""
+import os
+import sys
+
+import pandas as pd
+from pyspark.sql import SparkSession
+
+import template_extractor as tex
+
+PAGE_SCHEMA = "site string, url string, body binary, content_type string"
+OUT_SCHEMA = (
+    "url string, site string, cluster long, status string, template_share double, "
+    "content_text string, content_html string"
+)
+OUT_COLUMNS = ["url", "site", "cluster", "status", "template_share", "content_text", "content_html"]
+
+
+def warc_pages(path):
+    """The HTML response records of one WARC file, as rows."""
+    pages, _rejected = tex.read_warc(path)
+    return [(p["site"], p["url"], p["body"], p["content_type"]) for p in pages]
+
+
+def collect(site_pages: pd.DataFrame) -> pd.DataFrame:
+    """One site's pages in, one row per page out."""
+    site = site_pages["site"].iloc[0]
+    pages = [
+        (url, bytes(body), None if ct is None or pd.isna(ct) else ct)
+        for url, body, ct in zip(site_pages["url"], site_pages["body"], site_pages["content_type"])
+    ]
+    rows, _summary = tex.collect_site(site, pages)
+    frame = pd.DataFrame(rows, columns=OUT_COLUMNS)
+    frame["cluster"] = frame["cluster"].astype("Int64")
+    return frame
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: spark_collect.py OUT_DIR WARC [WARC ...]")
+    out, warcs = sys.argv[1], [os.path.abspath(p) for p in sys.argv[2:]]
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    spark = (
+        SparkSession.builder.master(os.environ.get("SPARK_MASTER", "local[*]"))
+        .appName("template-extractor-collect")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .getOrCreate()
+    )
+    pages = spark.sparkContext.parallelize(warcs, len(warcs)).flatMap(warc_pages)
+    frame = spark.createDataFrame(pages, schema=PAGE_SCHEMA)
+    frame.groupBy("site").applyInPandas(collect, schema=OUT_SCHEMA).write.mode("overwrite").parquet(out)
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

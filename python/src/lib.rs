@@ -1,0 +1,110 @@
+//! Python bindings of the collection mode: the same core as `tex collect`,
+//! over one site's pages at a time, so an engine that groups a crawl by
+//! site (Spark's `groupBy(...).applyInPandas`) runs it unchanged. Glue
+//! only: every decision is `template_extractor::collection`'s.
+
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use template_extractor::collection::rejection::{Rejection, Rejections};
+use template_extractor::collection::site_collection::{collect_site as collect, CollectOptions};
+use template_extractor::collection_input::{Input, Record};
+use template_extractor::collection_run::{site_input, PageLine};
+use template_extractor::config::{Config, PRESETS};
+use url::Url;
+
+/// Serde value to a Python object, through Python's own `json` module.
+fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// Removes the site's template from each of its pages.
+///
+/// `pages` is a list of `(url, body, content_type)` tuples, `body` the
+/// page's bytes as captured and `content_type` the HTTP header or `None`.
+/// Returns `(rows, summary)`: one dict per admitted page (url, site,
+/// cluster, status, template_share, content_text, content_html) in URL
+/// order, and the site's summary (clusters, pages left out by reason,
+/// shares of bytes and words removed).
+#[pyfunction]
+#[pyo3(signature = (site, pages, preset = "default", min_cluster = 2))]
+fn collect_site<'py>(
+    py: Python<'py>,
+    site: String,
+    pages: Vec<(String, Vec<u8>, Option<String>)>,
+    preset: &str,
+    min_cluster: usize,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>)> {
+    let cfg = Config::preset(preset).ok_or_else(|| {
+        PyValueError::new_err(format!("Unknown preset '{preset}'; choose one of {}.", PRESETS.join(", ")))
+    })?;
+    let mut rejected_urls = 0usize;
+    let records: Vec<Record> = pages
+        .into_iter()
+        .filter_map(|(url, body, content_type)| match Url::parse(&url) {
+            Ok(url) => Some(Record { site: site.clone(), url, body, content_type }),
+            Err(_) => {
+                rejected_urls += 1;
+                None
+            }
+        })
+        .collect();
+    let (lines, summary) = py.detach(|| {
+        let mut input = site_input(site.clone(), records, cfg.max_nodes);
+        (0..rejected_urls).for_each(|_| input.rejected.add(Rejection::BadUrl));
+        let mut lines = Vec::new();
+        let summary = collect(&cfg, &CollectOptions { min_cluster }, input, |p| {
+            lines.push(serde_json::to_string(&PageLine::new(&site, p)).expect("line serialises"))
+        });
+        (lines, summary)
+    });
+    let loads = py.import("json")?.getattr("loads")?;
+    let rows = PyList::empty(py);
+    for line in lines {
+        rows.append(loads.call1((line,))?)?;
+    }
+    Ok((rows, to_python(py, &summary)?))
+}
+
+/// Reads the HTML response records of a WARC or WARC.gz file.
+///
+/// Returns `(pages, rejected)`: `pages` a list of dicts (site, url, body,
+/// content_type) with the site being the URL's origin, and `rejected` the
+/// records left out while reading, by reason.
+#[pyfunction]
+fn read_warc<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
+    let input = Input::of(&path).map_err(PyOSError::new_err)?;
+    if !matches!(input, Input::Warc(_)) {
+        return Err(PyValueError::new_err(format!("{} is not a WARC file (.warc, .warc.gz).", path.display())));
+    }
+    let records = input.records().map_err(PyOSError::new_err)?;
+    let pages = PyList::empty(py);
+    let mut rejected = Rejections::default();
+    for item in records {
+        match item {
+            Ok(r) => {
+                let d = PyDict::new(py);
+                d.set_item("site", r.site)?;
+                d.set_item("url", r.url.as_str())?;
+                d.set_item("body", pyo3::types::PyBytes::new(py, &r.body))?;
+                d.set_item("content_type", r.content_type)?;
+                pages.append(d)?;
+            }
+            Err(reason) => rejected.add(reason),
+        }
+    }
+    let counts = PyDict::new(py);
+    for (reason, n) in rejected.iter() {
+        counts.set_item(serde_json::to_value(reason).expect("reason").as_str().unwrap_or_default(), n)?;
+    }
+    Ok((pages, counts))
+}
+
+#[pymodule]
+#[pyo3(name = "template_extractor")]
+fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(collect_site, m)?)?;
+    m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Speed of `tex collect` beside trafilatura on the same pages, in one run:
+pages/s per core and MB/s on the dev set and on a generated 10,000-page
+site, the growth exponent in pages per site (generated sites of 1,000 to
+10,000 pages), and peak memory with 1 and 20 copies of the dev set as a
+host-sorted JSONL stream (`--sorted`).
+
+Usage: collection_speed.py TEX_BINARY SET_DIR WORK_DIR
+"""
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import trafilatura
+
+CORES = os.cpu_count() or 1
+
+
+def run_tex(tex, args):
+    """Wall seconds, CPU seconds and peak RSS (MB, as tex reports its own
+    VmHWM: a child's ru_maxrss would include the Python parent it forked from)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([tex, "collect", "--out", "/dev/null", *args], stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = proc.stderr.read().decode()
+    if status != 0:
+        sys.exit(f"tex collect failed: {stderr}")
+    rss = re.search(r"peak RSS (\d+) MB", stderr)
+    return wall, usage.ru_utime + usage.ru_stime, float(rss.group(1)) if rss else float("nan")
+
+
+def trafilatura_cpu(files):
+    """CPU seconds trafilatura takes to extract every file, one core."""
+    start = time.process_time()
+    for f in files:
+        trafilatura.extract(f.read_bytes().decode("utf-8", "replace"))
+    return time.process_time() - start
+
+
+def html_files(root):
+    return sorted(p for p in Path(root).rglob("*") if p.suffix.lower() in (".html", ".htm") and p.is_file())
+
+
+WORDS = "site page layout template content crawl index archive member release news article section menu".split()
+
+
+def generate(root, n, seed=7):
+    """A site of `n` pages of one layout: a menu of ten pages that link to
+    each other, eight related links per page, a footer, varied content."""
+    rng = random.Random(seed)
+    root.mkdir(parents=True, exist_ok=True)
+    menu = "".join(f'<li><a href="/p{i}.html">Section {i}</a></li>' for i in range(10))
+    for i in range(n):
+        related = "".join(f'<li><a href="/p{rng.randrange(n)}.html">Related {j}</a></li>' for j in range(8))
+        paragraphs = "".join(
+            "<p>" + " ".join(rng.choice(WORDS) for _ in range(rng.randrange(20, 80))) + "</p>"
+            for _ in range(rng.randrange(3, 9))
+        )
+        (root / f"p{i}.html").write_text(
+            f"<!doctype html><html><head><title>Page {i}</title></head><body>"
+            f'<header class="top"><a href="/p0.html">Home</a><nav><ul>{menu}</ul></nav></header>'
+            f'<div class="wrap"><aside class="side"><ul>{related}</ul></aside>'
+            f"<main><h1>Page {i}</h1>{paragraphs}</main></div>"
+            f'<footer><p>Generated site footer</p><a href="/p1.html">About</a></footer></body></html>'
+        )
+
+
+def sorted_copies(set_dir, sites, copies, out):
+    """The dev set `copies` times as JSONL, each copy's sites under their own origins, host-sorted."""
+    with out.open("w") as f:
+        for k in range(copies):
+            for site in sites:
+                root = set_dir / site / "site"
+                for file in html_files(root):
+                    rel = "/".join(file.relative_to(root).parts)
+                    html = file.read_bytes().decode("utf-8", "replace")
+                    f.write(json.dumps({"url": f"http://c{k}-{site}.test/{rel}", "html": html}) + "\n")
+
+
+def report(name, pages, size, wall, cpu, rss, traf_cpu=None):
+    line = (
+        f"{name:<34} {pages:>6} pages {size / 1e6:8.1f} MB  wall {wall:7.2f} s  "
+        f"{pages / cpu:7.1f} pages/s per core  {size / 1e6 / wall:6.1f} MB/s  peak RSS {rss:7.1f} MB"
+    )
+    if traf_cpu is not None:
+        line += f"  | trafilatura {pages / traf_cpu:6.1f} pages/s per core, ratio {traf_cpu / cpu:5.1f}x"
+    print(line, flush=True)
+
+
+def main():
+    tex, set_dir, work = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+    work.mkdir(parents=True, exist_ok=True)
+    sites = json.loads((set_dir / "index.json").read_text())
+    folders = [str(set_dir / s / "site") for s in sites]
+    files = [f for s in sites for f in html_files(set_dir / s / "site")]
+    size = sum(f.stat().st_size for f in files)
+    print(f"{CORES} cores; tex collect --jobs 1 unless said; trafilatura {trafilatura.__version__} on one core")
+
+    wall, cpu, rss = run_tex(tex, ["--jobs", "1", *folders])
+    report("dev set, 1 job", len(files), size, wall, cpu, rss, trafilatura_cpu(files))
+    wall, cpu, rss = run_tex(tex, ["--jobs", str(CORES), *folders])
+    report(f"dev set, {CORES} jobs", len(files), size, wall, cpu, rss)
+
+    times = {}
+    for n in (1000, 3000, 10000):
+        root = work / f"generated-{n}"
+        if not (root / f"p{n - 1}.html").is_file():
+            generate(root, n)
+        gen_files = html_files(root)
+        gen_size = sum(f.stat().st_size for f in gen_files)
+        wall, cpu, rss = run_tex(tex, ["--jobs", "1", str(root)])
+        times[n] = cpu
+        traf = trafilatura_cpu(gen_files) if n == 10000 else None
+        report(f"generated site, {n} pages", len(gen_files), gen_size, wall, cpu, rss, traf)
+    exponent = math.log(times[10000] / times[1000]) / math.log(10)
+    print(f"growth exponent in pages per site (CPU time, 1,000 to 10,000 pages): {exponent:.2f}")
+
+    for copies in (1, 20):
+        stream = work / f"dev-x{copies}.jsonl"
+        if not stream.is_file():
+            sorted_copies(set_dir, sites, copies, stream)
+        wall, cpu, rss = run_tex(tex, ["--sorted", "--jobs", str(CORES), str(stream)])
+        report(f"dev set x{copies}, sorted stream, {CORES} jobs", len(files) * copies, size * copies, wall, cpu, rss)
+        stream.unlink()
+
+
+if __name__ == "__main__":
+    main()

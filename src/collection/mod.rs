@@ -1,0 +1,20 @@
+//! Whole crawls: every page of a collection loses its site's template.
+//!
+//! A site's pages are held in a [`page_store::PageStore`], grouped by layout
+//! ([`layout_groups`]), and each group of at least `min_cluster` pages gets
+//! its template once: the full method runs on a few representative pages
+//! with the store as its page source (candidates are pages of the
+//! collection reached through the link graph, never the network), each
+//! result is learnt as a template-memory cluster, and the clusters'
+//! skeletons are mapped onto every other page of the group with zero loads,
+//! as a memory recall is (Vieira et al.'s detect-once-apply-to-the-rest;
+//! Zeleny and Burget's clusters). Nothing here reads files: the glue hands
+//! pages in as bytes.
+
+pub mod layout_groups;
+pub mod page_admission;
+pub mod page_content;
+pub mod page_store;
+pub mod rejection;
+pub mod site_collection;
+pub mod site_summary;

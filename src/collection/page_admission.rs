@@ -1,0 +1,80 @@
+//! The checks a crawled body passes before it is a page of the collection:
+//! the extension's byte and element limits, binary data and non-HTML bodies
+//! refused, the page's charset decoded strictly, and a nesting limit.
+
+use crate::dom::Tree;
+use crate::html::{parse, snapshot};
+use crate::page_body::{decode_reporting, is_binary, MAX_PAGE_BYTES};
+
+use super::rejection::Rejection;
+
+/// Deepest element nesting accepted: Blink's HTML parser stops nesting at
+/// 512 levels, so a deeper page is not what a browser shows.
+pub const MAX_DEPTH: u32 = 512;
+
+/// A body that passed every check, decoded and snapshotted.
+pub struct Admitted {
+    pub html: String,
+    pub tree: Tree,
+}
+
+/// Checks and decodes one body. `content_type` is the HTTP header when the
+/// record has one; without it the body must start like markup.
+pub fn admit(body: &[u8], content_type: Option<&str>, max_nodes: usize) -> Result<Admitted, Rejection> {
+    if content_type.is_some_and(|ct| !is_html_type(ct)) {
+        return Err(Rejection::NotHtml);
+    }
+    if body.len() > MAX_PAGE_BYTES {
+        return Err(Rejection::TooManyBytes);
+    }
+    if is_binary(body) {
+        return Err(Rejection::Binary);
+    }
+    let (html, malformed) = decode_reporting(body, content_type);
+    match content_type {
+        None if !html.trim_start_matches('\u{feff}').trim_start().starts_with('<') => return Err(Rejection::NotHtml),
+        _ => {}
+    }
+    if malformed {
+        return Err(Rejection::BrokenCharset);
+    }
+    let tree = snapshot(&parse(&html)).ok_or(Rejection::NoElements)?;
+    if tree.len() > max_nodes {
+        return Err(Rejection::TooManyElements);
+    }
+    if tree.nodes().any(|(_, n)| n.depth > MAX_DEPTH) {
+        return Err(Rejection::TooDeep);
+    }
+    Ok(Admitted { html, tree })
+}
+
+/// Whether a Content-Type names an HTML document.
+pub fn is_html_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case("text/html") || essence.eq_ignore_ascii_case("application/xhtml+xml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(body: &[u8], ct: Option<&str>) -> Option<Rejection> {
+        admit(body, ct, 1000).err()
+    }
+
+    #[test]
+    fn each_bad_body_gets_its_reason() {
+        assert_eq!(reason(b"<p>ok</p>", Some("text/html; charset=utf-8")), None);
+        assert_eq!(reason(b"<p>ok</p>", None), None);
+        assert_eq!(reason(b"%PDF-1.4 <p>", Some("application/pdf")), Some(Rejection::NotHtml));
+        assert_eq!(reason(b"\x89PNG\r\n\x1a\n", Some("image/png")), Some(Rejection::NotHtml), "the header says first");
+        assert_eq!(reason(b"{\"a\": 1}", None), Some(Rejection::NotHtml));
+        assert_eq!(reason(&[0x1f, 0x8b, 8, 0, 0], Some("text/html")), Some(Rejection::Binary));
+        assert_eq!(reason(&vec![b'a'; MAX_PAGE_BYTES + 1], None), Some(Rejection::TooManyBytes));
+        assert_eq!(reason(b"<p>\xff\xfe\xfd</p>", Some("text/html; charset=utf-8")), Some(Rejection::BrokenCharset));
+        assert_eq!(reason("<p>x</p>".repeat(1100).as_bytes(), None), Some(Rejection::TooManyElements));
+        let deep = format!("{}x", "<div>".repeat(MAX_DEPTH as usize));
+        assert_eq!(admit(deep.as_bytes(), None, 100_000).err(), Some(Rejection::TooDeep));
+        assert!(is_html_type("Application/XHTML+XML") && !is_html_type("text/plain"));
+    }
+}

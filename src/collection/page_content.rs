@@ -1,0 +1,127 @@
+//! A page with its template removed, as a crawl's consumer wants it: the
+//! content's markup (each topmost non-template element of `<body>`, whole)
+//! and its plain text, with the sizes the site summary adds up.
+
+use html5ever::local_name;
+use scraper::{ElementRef, Html, Node};
+use serde::Serialize;
+
+use crate::dom::Tree;
+use crate::html::numbered_elements;
+
+/// The content of one page.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PageContent {
+    pub html: String,
+    pub text: String,
+    /// Share of the `<body>` elements that are template.
+    pub template_share: f64,
+    /// Words of the whole `<body>` and of the content.
+    pub page_words: usize,
+    pub content_words: usize,
+}
+
+/// Elements whose text is code or markup, not words a reader sees.
+fn is_raw_text(node: ego_tree::NodeRef<'_, Node>) -> bool {
+    matches!(node.value(), Node::Element(e) if matches!(e.name.local,
+        local_name!("script") | local_name!("style") | local_name!("noscript") | local_name!("template")))
+}
+
+/// The visible text below an element, whitespace collapsed.
+pub fn visible_text(element: ego_tree::NodeRef<'_, Node>) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    let mut skip = None;
+    for edge in element.traverse() {
+        match edge {
+            ego_tree::iter::Edge::Open(n) if skip.is_none() && is_raw_text(n) => skip = Some(n.id()),
+            ego_tree::iter::Edge::Open(n) if skip.is_none() => {
+                if let Node::Text(t) = n.value() {
+                    words.extend(t.split_whitespace());
+                }
+            }
+            ego_tree::iter::Edge::Close(n) if skip == Some(n.id()) => skip = None,
+            _ => {}
+        }
+    }
+    words.join(" ")
+}
+
+/// The content of `doc` (snapshotted as `tree`) without its `template`.
+pub fn page_content(doc: &Html, tree: &Tree, template: &[bool]) -> PageContent {
+    let elements = numbered_elements(doc);
+    let mut content = PageContent::default();
+    let Some(body) = tree.body() else { return content };
+    let body_nodes = tree.subtree(body);
+    let mut html = Vec::new();
+    let mut text = Vec::new();
+    for i in body_nodes.clone() {
+        let node = tree.node(crate::dom::NodeId(i as u32));
+        let topmost = !template[i] && (i == body.index() || node.parent.is_none_or(|p| template[p.index()]));
+        if !topmost {
+            continue;
+        }
+        if let Some(e) = elements.get(i).copied().and_then(ElementRef::wrap) {
+            html.push(e.html());
+            let t = visible_text(*e);
+            if !t.is_empty() {
+                text.push(t);
+            }
+        }
+    }
+    content.html = html.join("\n");
+    content.text = text.join("\n");
+    content.content_words = content.text.split_whitespace().count();
+    content.page_words = elements.get(body.index()).map_or(0, |&b| visible_text(b).split_whitespace().count());
+    let template_nodes = body_nodes.clone().filter(|&i| template[i]).count();
+    content.template_share = template_nodes as f64 / body_nodes.len().max(1) as f64;
+    content
+}
+
+/// Each element's own text (its direct text children, whitespace
+/// collapsed), in the snapshot's numbering: what text-based baselines and
+/// page-level extractors are compared on.
+pub fn own_texts(doc: &Html) -> Vec<String> {
+    numbered_elements(doc)
+        .into_iter()
+        .map(|e| {
+            if is_raw_text(e) {
+                return String::new();
+            }
+            let words: Vec<&str> = e
+                .children()
+                .filter_map(|c| if let Node::Text(t) = c.value() { Some(&**t) } else { None })
+                .flat_map(str::split_whitespace)
+                .collect();
+            words.join(" ")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::{parse, snapshot};
+
+    #[test]
+    fn content_is_the_topmost_non_template_elements_of_the_body() {
+        let doc = parse(
+            "<title>T</title><body><nav><a href=/>Home</a></nav><main><h1>Title</h1><p>Two <b>words</b></p>\
+             <script>var x</script></main><footer>Foot</footer></body>",
+        );
+        let tree = snapshot(&doc).unwrap();
+        let tags: Vec<&str> = tree.nodes().map(|(_, n)| &*n.tag).collect();
+        let template: Vec<bool> =
+            tags.iter().map(|t| matches!(*t, "html" | "head" | "title" | "body" | "nav" | "a" | "footer")).collect();
+        let c = page_content(&doc, &tree, &template);
+        assert!(c.html.starts_with("<main><h1>Title</h1>") && !c.html.contains("Home"), "{}", c.html);
+        assert_eq!(c.text, "Title Two words");
+        assert_eq!((c.page_words, c.content_words), (5, 3));
+        assert!((c.template_share - 4.0 / 9.0).abs() < 1e-9, "{}", c.template_share);
+        let own = own_texts(&doc);
+        assert_eq!(own[tags.iter().position(|t| *t == "p").unwrap()], "Two");
+        assert_eq!(own[tags.iter().position(|t| *t == "script").unwrap()], "");
+        let whole = page_content(&doc, &tree, &vec![false; tree.len()]);
+        assert!(whole.html.starts_with("<body><nav>"), "no template: the whole body is content");
+        assert_eq!(whole.content_words, 5);
+    }
+}

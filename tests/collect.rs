@@ -1,0 +1,190 @@
+//! `tex collect` end to end: WARC, WARC.gz and JSONL inputs with bad
+//! records of every kind, each counted with its reason while the run
+//! completes, and the dev set as a collection.
+
+use std::io::Write;
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::Value;
+use template_extractor::page_body::MAX_PAGE_BYTES;
+
+/// An article page of one layout: a menu of the five articles, a footer.
+fn article(n: usize) -> String {
+    let links: String = (1..=5).map(|m| format!("<li><a href=/a{m}.html>Article {m}</a></li>")).collect();
+    format!(
+        "<!doctype html><html><head><title>A{n}</title></head><body><header class=top><a href=/>Home</a></header>\
+         <nav><ul>{links}</ul></nav><main><h1>Article number {n}</h1><p>{}</p></main>\
+         <footer><p>Site footer text</p></footer></body></html>",
+        format!("words of article {n} ").repeat(n + 3)
+    )
+}
+
+/// One WARC record (WARC/1.0) with the given type, URI and block.
+fn warc_record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{}>\r\nWARC-Date: 2024-05-01T00:00:00Z\r\n\
+         WARC-Target-URI: {uri}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        uuid(uri, kind),
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+fn uuid(uri: &str, kind: &str) -> String {
+    let h =
+        uri.bytes().chain(kind.bytes()).fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3));
+    format!("{:08x}-0000-4000-8000-{:012x}", h >> 32, h & 0xffff_ffff_ffff)
+}
+
+fn response(content_type: &str, body: &[u8]) -> Vec<u8> {
+    let mut r = format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n", body.len())
+        .into_bytes();
+    r.extend_from_slice(body);
+    r
+}
+
+fn run(args: &[&str]) -> (Vec<Value>, Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, summary) = (dir.path().join("out.jsonl"), dir.path().join("summary.json"));
+    let output = cargo_bin_cmd!("tex")
+        .arg("collect")
+        .args(args)
+        .args(["--out", out.to_str().unwrap(), "--summary", summary.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    let lines = std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    (lines, serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap(), stderr)
+}
+
+#[test]
+fn bad_records_are_counted_by_reason_and_the_run_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = Vec::new();
+    for n in 1..=5 {
+        let uri = format!("http://a.test/a{n}.html");
+        warc.extend(warc_record("request", &uri, b"GET / HTTP/1.1\r\n\r\n"));
+        warc.extend(warc_record("response", &uri, &response("text/html; charset=utf-8", article(n).as_bytes())));
+    }
+    warc.extend(warc_record("response", "http://a.test/logo.png", &response("image/png", b"\x89PNG\r\n\x1a\n")));
+    warc.extend(warc_record("response", "http://a.test/gz.html", &response("text/html", &[0x1f, 0x8b, 8, 0, 0, 0])));
+    warc.extend(warc_record("response", "http://a.test/gone", b"HTTP/1.1 404 Not Found\r\n\r\n"));
+    warc.extend(warc_record(
+        "response",
+        "http://a.test/latin.html",
+        &response("text/html; charset=utf-8", b"<p>caf\xe9 cr\xe8me</p>"),
+    ));
+    let huge = format!("<html><body><p>{}</p></body></html>", "x".repeat(MAX_PAGE_BYTES));
+    warc.extend(warc_record("response", "http://a.test/huge.html", &response("text/html", huge.as_bytes())));
+    let deep = format!("<html><body>{}deep</body></html>", "<div>".repeat(600));
+    warc.extend(warc_record("response", "http://a.test/deep.html", &response("text/html", deep.as_bytes())));
+    let crowded = format!("<html><body>{}</body></html>", "<i></i>".repeat(201_000));
+    warc.extend(warc_record("response", "http://a.test/crowded.html", &response("text/html", crowded.as_bytes())));
+    // Cut short: the header promises more bytes than the file holds.
+    warc.extend_from_slice(b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000001>\r\nWARC-Date: 2024-05-01T00:00:00Z\r\nWARC-Target-URI: http://a.test/cut.html\r\nContent-Length: 5000\r\n\r\nHTTP/1.1 200 OK\r\n");
+    let warc_path = dir.path().join("crawl.warc");
+    std::fs::write(&warc_path, &warc).unwrap();
+
+    let gz_path = dir.path().join("broken.warc.gz");
+    let mut gz = flate(
+        &[
+            warc_record("response", "http://b.test/x.html", &response("text/html", b"<p>x</p>")),
+            b"WARC/1.0\r\nthis is no header\r\n\r\n".to_vec(),
+        ]
+        .concat(),
+    );
+    gz.flush().unwrap();
+    std::fs::write(&gz_path, gz.get_ref()).unwrap();
+
+    let jsonl_path = dir.path().join("pages.jsonl");
+    let mut jsonl = String::new();
+    for n in 1..=3 {
+        jsonl
+            .push_str(&serde_json::json!({"url": format!("https://c.test/a{n}.html"), "html": article(n)}).to_string());
+        jsonl.push('\n');
+    }
+    jsonl.push_str("{\"url\": \"https://c.test/broken\", \"html\": \n");
+    jsonl.push_str(&serde_json::json!({"url": "https://c.test/data.json", "html": "{\"not\": \"html\"}"}).to_string());
+    jsonl.push_str("\n\n");
+    jsonl.push_str(&serde_json::json!({"url": "ftp://c.test/a.html", "html": "<p>x</p>"}).to_string());
+    std::fs::write(&jsonl_path, jsonl).unwrap();
+
+    let (pages, summary, stderr) =
+        run(&[warc_path.to_str().unwrap(), gz_path.to_str().unwrap(), jsonl_path.to_str().unwrap()]);
+    let rejected = &summary["rejected"];
+    for (reason, n) in [
+        ("not_html", 2),
+        ("binary", 1),
+        ("http_status", 1),
+        ("broken_charset", 1),
+        ("too_many_bytes", 1),
+        ("too_deep", 1),
+        ("too_many_elements", 1),
+        ("truncated", 1),
+        ("malformed_record", 2),
+        ("bad_url", 1),
+    ] {
+        assert_eq!(rejected[reason], n, "{reason} in {rejected} ({stderr})");
+    }
+    assert!(stderr.contains("the page nests elements deeper than the limit"), "{stderr}");
+    let sites: Vec<&str> = summary["sites"].as_array().unwrap().iter().map(|s| s["site"].as_str().unwrap()).collect();
+    assert_eq!(sites, ["http://a.test", "http://b.test", "https://c.test"]);
+    assert_eq!(pages.len(), 5 + 1 + 3);
+    for p in pages.iter().filter(|p| p["site"] != "http://b.test") {
+        assert!(p["status"] == "representative" || p["status"] == "served", "{p}");
+        let text = p["content_text"].as_str().unwrap();
+        assert!(text.starts_with("Article number") && !text.contains("footer"), "{text}");
+        let html = p["content_html"].as_str().unwrap();
+        assert!(html.contains("<h1>Article number") && !html.contains("<footer"), "{p}");
+        assert!(p["template_share"].as_f64().unwrap() > 0.5, "{p}");
+    }
+    let lone = pages.iter().find(|p| p["site"] == "http://b.test").unwrap();
+    assert_eq!((lone["status"].as_str(), &lone["cluster"]), (Some("unclustered"), &Value::Null));
+}
+
+fn flate(bytes: &[u8]) -> std::io::Cursor<Vec<u8>> {
+    let mut e = libflate::gzip::Encoder::new(std::io::Cursor::new(Vec::new())).unwrap();
+    e.write_all(bytes).unwrap();
+    let mut c = e.finish().into_result().unwrap();
+    c.set_position(0);
+    c
+}
+
+#[test]
+fn an_input_that_is_neither_folder_warc_nor_jsonl_is_refused_in_a_sentence() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = dir.path().join("pages.csv");
+    std::fs::write(&odd, "a,b").unwrap();
+    let output = cargo_bin_cmd!("tex").args(["collect", odd.to_str().unwrap()]).output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("is neither a site folder, a WARC file"), "{stderr}");
+    let missing = cargo_bin_cmd!("tex").args(["collect", "/nonexistent/crawl.warc"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/crawl.warc does not exist."));
+}
+
+#[test]
+fn sorted_streaming_gives_the_same_pages_as_grouping_first() {
+    let set = Path::new("../shared/bench/dev");
+    if !set.join("index.json").is_file() {
+        eprintln!("skipped: ../shared/bench/dev is missing, so the collection cannot run on it");
+        return;
+    }
+    let folders: Vec<String> =
+        ["httpx", "jinja", "lesscss"].iter().map(|s| set.join(s).join("site").display().to_string()).collect();
+    let args: Vec<&str> = folders.iter().map(String::as_str).collect();
+    let (grouped, summary, _) = run(&args);
+    let (streamed, _, _) = run(&[args.as_slice(), &["--sorted", "--jobs", "1"]].concat());
+    let key = |v: &Vec<Value>| {
+        let mut l: Vec<String> = v.iter().map(|p| p.to_string()).collect();
+        l.sort();
+        l
+    };
+    assert_eq!(key(&grouped), key(&streamed));
+    assert_eq!(summary["pages"], 23 + 13 + 6);
+}
