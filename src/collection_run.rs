@@ -139,50 +139,35 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
             });
         }
         let send = |site: String, records: Vec<Record>| tx.send((site, records)).is_ok();
-        if opts.sorted {
-            let mut current: Option<(String, Vec<Record>)> = None;
+        // Every readable record of every input, in input order; unreadable
+        // inputs and bad records are counted by reason.
+        let mut each_record = |f: &mut dyn FnMut(Record)| {
             for input in &opts.inputs {
-                let records = match input.records() {
-                    Ok(r) => r,
-                    Err(e) => {
-                        unreadable.push(e);
-                        continue;
-                    }
-                };
-                for item in records {
-                    match item {
+                match input.records() {
+                    Ok(records) => records.for_each(|item| match item {
                         Err(reason) => unattributed.add(reason),
-                        Ok(r) => match &mut current {
-                            Some((site, rs)) if *site == r.site => rs.push(r),
-                            _ => {
-                                if let Some((site, rs)) = current.replace((r.site.clone(), vec![r])) {
-                                    send(site, rs);
-                                }
-                            }
-                        },
-                    }
+                        Ok(r) => f(r),
+                    }),
+                    Err(e) => unreadable.push(e),
                 }
             }
+        };
+        if opts.sorted {
+            let mut current: Option<(String, Vec<Record>)> = None;
+            each_record(&mut |r| match &mut current {
+                Some((site, rs)) if *site == r.site => rs.push(r),
+                _ => {
+                    if let Some((site, rs)) = current.replace((r.site.clone(), vec![r])) {
+                        send(site, rs);
+                    }
+                }
+            });
             if let Some((site, rs)) = current {
                 send(site, rs);
             }
         } else {
             let mut sites: BTreeMap<String, Vec<Record>> = BTreeMap::new();
-            for input in &opts.inputs {
-                let records = match input.records() {
-                    Ok(r) => r,
-                    Err(e) => {
-                        unreadable.push(e);
-                        continue;
-                    }
-                };
-                for item in records {
-                    match item {
-                        Err(reason) => unattributed.add(reason),
-                        Ok(r) => sites.entry(r.site.clone()).or_default().push(r),
-                    }
-                }
-            }
+            each_record(&mut |r| sites.entry(r.site.clone()).or_default().push(r));
             for (site, rs) in sites {
                 send(site, rs);
             }
