@@ -65,7 +65,7 @@ pub fn score(tree: &Tree, retrieved: &[bool]) -> Score {
     }
     (s.recall, s.precision, s.f1) = f1_of(s.correct, s.gold, s.retrieved);
     // Content is what neither side calls template: the complement counts.
-    let content_correct = s.nodes - s.gold - s.retrieved + s.correct;
+    let content_correct = s.nodes + s.correct - s.gold - s.retrieved;
     s.content_f1 = f1_of(content_correct, s.nodes - s.gold, s.nodes - s.retrieved).2;
     s
 }
