@@ -38,7 +38,10 @@ globalThis.texPageView ??= (() => {
     .swatch.hit { border: 3px solid #1a5fb4; }
     .outline { position: absolute; box-sizing: border-box; border: 2px dashed #1a5fb4; background: rgb(26 95 180 / .08); pointer-events: none; }
     .outlines { position: absolute; left: 0; top: 0; width: 0; height: 0; }
-    .reader { min-height: 100vh; pointer-events: auto; background: #fff; color: #1d2430; }
+    /* The column ends the document: it holds what the page's rules position
+       absolutely and clips what would reach past its end, so no strip of
+       nothing scrolls in below it. */
+    .reader { position: relative; overflow-y: clip; min-height: 100vh; pointer-events: auto; background: #fff; color: #1d2430; }
     .column { max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem 6rem; font: 18px/1.6 Georgia, serif; }
     /* Where the window has room, the column stands clear of the badge's corner, so no line runs under it. */
     @media (min-width: 1040px) { .column { margin: 0 332px 0 calc((100vw - 42rem - 332px) / 2); } }

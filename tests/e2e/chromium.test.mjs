@@ -83,7 +83,8 @@ async function progressLines(slow, config) {
 
 test('an extraction that lasts shows its progress in the popup: the loads, and comparisons left after them', async () => {
   const expected = nativeExtraction();
-  const slow = await slowDemoSite(120);
+  // Each page takes longer than the popup's progress delay (300 ms), so loads finish after progress shows.
+  const slow = await slowDemoSite(400);
   try {
     const planned = Math.min(expected.links, 25);
     const loading = new RegExp(`^Loading linked pages: \\d+ / ${planned}$`);

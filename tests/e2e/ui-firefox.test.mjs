@@ -116,7 +116,7 @@ test('three-way view control: aria-pressed in the popup, the same state on the p
   await close(popup, page);
 });
 
-test('shortcut / context-menu path: the background extracts, shows the template view, says the result on the button, stores nothing', async () => {
+test('shortcut / context-menu path: the background extracts, shows the content view, says the result on the button, stores nothing', async () => {
   const expected = nativeExtraction();
   const inBackground = async (url) => {
     const tab = await ff.openTab(ff.extensionUrl('options.html'));
@@ -147,7 +147,7 @@ test('shortcut / context-menu path: the background extracts, shows the template 
   const pct = Math.round((100 * expected.template_nodes) / expected.total_nodes);
   assert.deepEqual(done, { sentence: `Template found: ${pct} % of this page is the site's template.`, badge: 'T', title: done.sentence, stored: {} });
   await ff.switchTo(page);
-  assert.equal((await ff.execute(pageLayerProbe)).pressed.Template, 'true', 'the page shows the template view and says so');
+  assert.equal((await ff.execute(pageLayerProbe)).pressed.Content, 'true', 'the page shows the content view and says so');
   await close(failing, page);
 });
 
