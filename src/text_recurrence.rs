@@ -212,6 +212,17 @@ mod tests {
         t.nodes().filter(|(_, n)| &*n.tag == tag).nth(nth).unwrap().0
     }
 
+    /// The default rule's kept part of the key page's mapping onto `other`.
+    fn kept(key: &Tree, other: &Tree) -> Mapping {
+        keep_repeated_content(
+            &Content::default(),
+            key,
+            &subtree_words(key),
+            other,
+            &etdm(&Config::default(), key, other),
+        )
+    }
+
     fn shares(key: &Tree, other: &Tree) -> Recurrence {
         let cfg = Config {
             equality: crate::config::Equality { differing_text: 1.0, ..Default::default() },
@@ -268,13 +279,7 @@ mod tests {
         };
         let key = frame("one page explains routing in depth");
         let other = frame("another page lists every setting there is");
-        let kept = keep_repeated_content(
-            &Content::default(),
-            &key,
-            &subtree_words(&key),
-            &other,
-            &etdm(&Config::default(), &key, &other),
-        );
+        let kept = kept(&key, &other);
         let tags =
             |class: &str| key.nodes().find(|(_, n)| n.classes.contains(&crate::dom::name_hash(class))).unwrap().0;
         assert!(
@@ -297,13 +302,7 @@ mod tests {
         };
         let key = post("2019-05-03", "1,239", "a walk along the river at dawn");
         let other = post("2018-11-21", "87", "notes from a week of rain");
-        let kept = keep_repeated_content(
-            &Content::default(),
-            &key,
-            &subtree_words(&key),
-            &other,
-            &etdm(&Config::default(), &key, &other),
-        );
+        let kept = kept(&key, &other);
         assert!(
             kept.is_mapped(node(&key, "p", 0)) && kept.is_mapped(node(&key, "time", 0)),
             "byline, date (LABELING B)"
