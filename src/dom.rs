@@ -417,9 +417,15 @@ impl TreeBuilder {
     }
 
     /// Adds a text node to the innermost open element. Whitespace-only text
-    /// is layout, not content, and is skipped.
+    /// is layout, not content, and is skipped; so is the code of a script or
+    /// a style sheet, which no reader sees and which often names the page
+    /// (a wiki's `wgPageName`) inside an element the layout writes on every
+    /// page.
     pub fn text(&mut self, text: &str) {
         let (Some(&open), Some(&owner)) = (self.stack.last(), self.owners.last()) else { return };
+        if matches!(&*self.nodes[open.index()].tag, "script" | "style") {
+            return;
+        }
         for word in text.split_whitespace() {
             let w = word_hash(word);
             let node = &mut self.nodes[open.index()];
@@ -556,6 +562,27 @@ mod tests {
         assert_ne!(word_hash("1."), word_hash("1"), "a full stop after a number is text");
         assert_ne!(word_hash("v2"), word_hash("v"), "a number is still a character");
         assert_ne!(word_hash("Home"), word_hash("Away"));
+    }
+
+    #[test]
+    fn code_is_not_text() {
+        let mut b = TreeBuilder::new();
+        b.open("body", []);
+        for (tag, text) in
+            [("script", "config.set({page: 'Installation'})"), ("style", "p { color: red }"), ("p", "Read me")]
+        {
+            b.open(tag, []);
+            b.text(text);
+            b.close();
+        }
+        let t = b.finish().unwrap();
+        let words: Vec<(String, u32, bool)> =
+            t.nodes().skip(1).map(|(_, n)| (n.tag.to_string(), n.words, n.text != 0)).collect();
+        assert_eq!(
+            words,
+            [("script".into(), 0, false), ("style".into(), 0, false), ("p".into(), 2, true)],
+            "a script's or style sheet's code is neither words nor text"
+        );
     }
 
     #[test]

@@ -177,22 +177,54 @@ fn content_lists(rule: &Content, key: &Tree, r: &Recurrence) -> (Vec<bool>, Vec<
 /// same tag, classes and children's tags and classes (replies of a thread,
 /// products of a grid, entries of a menu; not the header, body and footer
 /// containers a layout also writes alike), each group at least two long.
+///
+/// Three or more siblings alike but for classes each carries alone
+/// (`post-452`, `first`, `last`: an item's id or place in a grid) are a
+/// list too, as long as each keeps a class it shares with the others; two
+/// such siblings are more often a layout's variants (`sidebar--primary`,
+/// `sidebar--secondary`) than a list.
 pub fn lists(tree: &Tree) -> Vec<Vec<NodeId>> {
-    let own = |id: NodeId| {
+    let own = |id: NodeId, keep: &dyn Fn(u64) -> bool| {
         let n = tree.node(id);
-        n.classes.iter().fold(crate::dom::name_hash(&n.tag), |h, c| h.rotate_left(5) ^ c)
+        n.classes.iter().filter(|&&c| keep(c)).fold(crate::dom::name_hash(&n.tag), |h, c| h.rotate_left(5) ^ c)
     };
-    let shape = |id: NodeId| tree.children(id).iter().fold(own(id), |h, &c| h.rotate_left(7) ^ own(c));
+    let every = |_: u64| true;
+    let shape = |id: NodeId, keep: &dyn Fn(u64) -> bool| {
+        tree.children(id).iter().fold(own(id, keep), |h, &c| h.rotate_left(7) ^ own(c, &every))
+    };
+    let groups = |shapes: &mut Vec<(u64, NodeId)>, min: usize| -> Vec<Vec<NodeId>> {
+        shapes.sort_unstable();
+        shapes
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|g| g.len() >= min)
+            .map(|g| g.iter().map(|&(_, id)| id).collect())
+            .collect()
+    };
     let mut lists = Vec::new();
+    let mut counts: HashMap<u64, u32> = HashMap::new();
     for (_, node) in tree.nodes() {
         if node.children.len() < 2 {
             continue;
         }
-        let mut shapes: Vec<(u64, NodeId)> = node.children.iter().map(|&c| (shape(c), c)).collect();
-        shapes.sort_unstable();
-        for group in shapes.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
-            lists.push(group.iter().map(|&(_, id)| id).collect());
+        counts.clear();
+        for &c in &node.children {
+            for &class in tree.node(c).classes.iter() {
+                *counts.entry(class).or_default() += 1;
+            }
         }
+        let shared = |c: u64| counts.get(&c).is_some_and(|&k| k > 1);
+        let mut loose: Vec<(u64, NodeId)> = node
+            .children
+            .iter()
+            .filter(|&&c| tree.node(c).classes.iter().any(|&k| shared(k)))
+            .map(|&c| (shape(c, &shared), c))
+            .collect();
+        let loose = groups(&mut loose, 3);
+        let in_loose = |c: NodeId| loose.iter().any(|g| g.contains(&c));
+        let mut exact: Vec<(u64, NodeId)> =
+            node.children.iter().filter(|&&c| !in_loose(c)).map(|&c| (shape(c, &every), c)).collect();
+        lists.extend(groups(&mut exact, 2));
+        lists.extend(loose);
     }
     lists
 }
@@ -319,6 +351,24 @@ mod tests {
         let tags = |l: &Vec<NodeId>| l.iter().map(|&n| t.node(n).tag.to_string()).collect::<Vec<_>>();
         let found: Vec<Vec<String>> = lists(&t).iter().map(tags).collect();
         assert_eq!(found, [vec!["div", "div"], vec!["li", "li", "li"]], "the third div is built otherwise");
+    }
+
+    #[test]
+    fn items_with_their_own_ids_are_a_list_and_two_layout_variants_are_not() {
+        let item = |extra: &str| format!("<li class='product post {extra}'><a>x</a><span>y</span></li>");
+        let t = page(&format!(
+            "<ul>{}{}{}</ul><div class='side side--primary'><nav></nav></div><div class='side side--toc'><nav></nav></div>",
+            item("post-452 first"),
+            item("post-405"),
+            item("post-454 last")
+        ));
+        let tags = |l: &Vec<NodeId>| l.iter().map(|&n| t.node(n).tag.to_string()).collect::<Vec<_>>();
+        let found: Vec<Vec<String>> = lists(&t).iter().map(tags).collect();
+        assert_eq!(
+            found,
+            [vec!["li", "li", "li"]],
+            "ids and grid places do not split the products; the sidebars stay apart"
+        );
     }
 
     #[test]
