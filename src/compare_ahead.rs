@@ -17,12 +17,12 @@ use crate::error::LoadError;
 use crate::mapping::Mapping;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::map_page;
-use crate::text_recurrence::keep_repeated_content;
+use crate::text_recurrence::{keep_repeated_content, KeyText};
 
 /// The mapping of the key page into `page`, keeping only what `page`
 /// repeats in content too: the one comparison a voter needs.
-fn compare(cfg: &Config, key: &Tree, key_words: &[u32], page: &Tree) -> Mapping {
-    keep_repeated_content(&cfg.content, key, key_words, page, &map_page(cfg, key, page))
+fn compare(cfg: &Config, key: &Tree, key_text: &KeyText, page: &Tree) -> Mapping {
+    keep_repeated_content(&cfg.content, key, key_text, page, &map_page(cfg, key, page))
 }
 
 /// A source whose loads also compare each page with the key page.
@@ -30,13 +30,13 @@ pub struct CompareAhead<'a, S> {
     source: &'a S,
     cfg: &'a Config,
     key: &'a Tree,
-    key_words: &'a [u32],
+    key_text: &'a KeyText,
     done: RefCell<HashMap<Url, Mapping>>,
 }
 
 impl<'a, S: PageSource> CompareAhead<'a, S> {
-    pub fn new(source: &'a S, cfg: &'a Config, key: &'a Tree, key_words: &'a [u32]) -> Self {
-        Self { source, cfg, key, key_words, done: RefCell::default() }
+    pub fn new(source: &'a S, cfg: &'a Config, key: &'a Tree, key_text: &'a KeyText) -> Self {
+        Self { source, cfg, key, key_text, done: RefCell::default() }
     }
 
     /// The comparison made when `url` loaded, if it did.
@@ -49,7 +49,7 @@ impl<S: PageSource> PageSource for CompareAhead<'_, S> {
     async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let page = self.source.load(url).await?;
         self.source.pause_while_loading().await;
-        let mapping = compare(self.cfg, self.key, self.key_words, &page.tree);
+        let mapping = compare(self.cfg, self.key, self.key_text, &page.tree);
         self.done.borrow_mut().insert(url.clone(), mapping);
         Ok(page)
     }
@@ -71,7 +71,6 @@ impl<S: PageSource> PageSource for CompareAhead<'_, S> {
 mod tests {
     use super::*;
     use crate::page_source::tests::MemorySource;
-    use crate::text_recurrence::subtree_words;
 
     #[test]
     fn a_loaded_page_comes_with_its_comparison_and_a_failed_load_with_none() {
@@ -79,10 +78,10 @@ mod tests {
         let url = |p: &str| Url::parse(&format!("http://s.org/{p}")).unwrap();
         let key = futures::executor::block_on(site.load(&url("a"))).unwrap().tree;
         let cfg = Config::default();
-        let words = subtree_words(&key);
-        let ahead = CompareAhead::new(&site, &cfg, &key, &words);
+        let text = KeyText::of(&key);
+        let ahead = CompareAhead::new(&site, &cfg, &key, &text);
         let page = futures::executor::block_on(ahead.load(&url("b"))).unwrap();
-        assert_eq!(ahead.take(&url("b")), Some(compare(&cfg, &key, &words, &page.tree)));
+        assert_eq!(ahead.take(&url("b")), Some(compare(&cfg, &key, &text, &page.tree)));
         assert_eq!(ahead.take(&url("b")), None, "taken once");
         assert!(futures::executor::block_on(ahead.load(&url("missing"))).is_err());
         assert_eq!(ahead.take(&url("missing")), None);

@@ -17,7 +17,7 @@ use crate::link_order::sort_links;
 use crate::mapping::Mapping;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::{count, map_page, template, votes_needed};
-use crate::text_recurrence::subtree_words;
+use crate::text_recurrence::KeyText;
 
 /// Time spent per phase, in milliseconds. Fetch, parse and snapshot add up
 /// the per-page times (pages may load concurrently, so their sum can exceed
@@ -86,9 +86,9 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
 
     // With the content signal every loaded page is compared: each is
     // compared as it loads (see `compare_ahead`). Without it nothing reads
-    // the key page's words.
-    let key_words = if cfg.content.enabled { subtree_words(&key.tree) } else { Vec::new() };
-    let ahead = CompareAhead::new(source, cfg, &key.tree, &key_words);
+    // the key page's text.
+    let key_text = if cfg.content.enabled { KeyText::of(&key.tree) } else { KeyText::default() };
+    let ahead = CompareAhead::new(source, cfg, &key.tree, &key_text);
     let search =
         if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };
     let searched = source.now_ms();

@@ -29,7 +29,7 @@ use crate::error::ExtractError;
 use crate::extract::{extract, Extraction};
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::map_page;
-use crate::text_recurrence::{keep_repeated_content, subtree_words};
+use crate::text_recurrence::{keep_repeated_content, KeyText};
 
 /// Format version of a stored memory; another version is refused, not guessed at.
 pub const MEMORY_VERSION: u32 = 1;
@@ -277,19 +277,19 @@ impl Cluster {
         Some(PreparedCluster {
             layout: &self.layout,
             paths: layout_signature(&skeleton),
-            words: subtree_words(&skeleton),
+            text: KeyText::of(&skeleton),
             skeleton,
         })
     }
 }
 
 /// A cluster ready to test and serve pages: its skeleton as a tree, the
-/// skeleton's own paths and its subtree word counts.
+/// skeleton's own paths and what the content signal reads of it.
 pub struct PreparedCluster<'a> {
     layout: &'a [u64],
     skeleton: Tree,
     paths: Vec<u64>,
-    words: Vec<u32>,
+    text: KeyText,
 }
 
 impl PreparedCluster<'_> {
@@ -304,7 +304,7 @@ impl PreparedCluster<'_> {
         let mut template = vec![false; page.len()];
         let mut mapping = map_page(cfg, &self.skeleton, page);
         if cfg.content.enabled {
-            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.words, page, &mapping);
+            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, page, &mapping);
         }
         for (_, image) in mapping.pairs() {
             template[image.index()] = true;

@@ -53,6 +53,20 @@ pub fn subtree_words(tree: &Tree) -> Vec<u32> {
     words
 }
 
+/// What the content signal reads of the key page, built once for all the
+/// pages it is compared with: its subtree word counts and its lists.
+#[derive(Clone, Debug, Default)]
+pub struct KeyText {
+    pub words: Vec<u32>,
+    lists: Vec<Vec<NodeId>>,
+}
+
+impl KeyText {
+    pub fn of(key: &Tree) -> Self {
+        Self { words: subtree_words(key), lists: lists(key) }
+    }
+}
+
 /// Counts, for every key node, the words under it whose text block
 /// ([`crate::dom::Node::block`], compared by hash) also stands under its image.
 ///
@@ -118,14 +132,14 @@ pub fn recurrence(key: &Tree, key_words: &[u32], candidate: &Tree, mapping: &Map
 pub fn keep_repeated_content(
     rule: &Content,
     key: &Tree,
-    key_words: &[u32],
+    key_text: &KeyText,
     candidate: &Tree,
     mapping: &Mapping,
 ) -> Mapping {
-    let r = recurrence(key, key_words, candidate, mapping);
+    let r = recurrence(key, &key_text.words, candidate, mapping);
     let unrepeated = |n: NodeId| r.words[n.index()] - r.recurring[n.index()];
     let page_unrepeated = unrepeated(NodeId::ROOT);
-    let (items, containers) = content_lists(rule, key, &r);
+    let (items, containers) = content_lists(rule, key, &key_text.lists, &r);
     let mut evidence = vec![false; key.len()];
     for (id, node) in key.nodes().collect::<Vec<_>>().into_iter().rev() {
         let Some(share) = r.share(id) else { continue };
@@ -157,10 +171,10 @@ pub fn keep_repeated_content(
 /// search results), as (their items, the elements that hold them): the
 /// items are content however template-like the fixed controls inside each;
 /// a menu's items mostly recur.
-fn content_lists(rule: &Content, key: &Tree, r: &Recurrence) -> (Vec<bool>, Vec<bool>) {
+fn content_lists(rule: &Content, key: &Tree, lists: &[Vec<NodeId>], r: &Recurrence) -> (Vec<bool>, Vec<bool>) {
     let mut items = vec![false; key.len()];
     let mut containers = vec![false; key.len()];
-    for list in lists(key) {
+    for list in lists {
         let shares: Vec<f64> = list.iter().filter_map(|&n| r.share(n)).collect();
         let recurring = shares.iter().filter(|&&s| s >= rule.min_share).count();
         if !shares.is_empty() && 2 * recurring <= shares.len() {
@@ -246,13 +260,7 @@ mod tests {
 
     /// The default rule's kept part of the key page's mapping onto `other`.
     fn kept(key: &Tree, other: &Tree) -> Mapping {
-        keep_repeated_content(
-            &Content::default(),
-            key,
-            &subtree_words(key),
-            other,
-            &etdm(&Config::default(), key, other),
-        )
+        keep_repeated_content(&Content::default(), key, &KeyText::of(key), other, &etdm(&Config::default(), key, other))
     }
 
     fn shares(key: &Tree, other: &Tree) -> Recurrence {
