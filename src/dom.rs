@@ -420,14 +420,18 @@ impl TreeBuilder {
     /// is layout, not content, and is skipped; so is the code of a script or
     /// a style sheet, which no reader sees and which often names the page
     /// (a wiki's `wgPageName`) inside an element the layout writes on every
-    /// page.
+    /// page. The text of a `<time>` is a date whatever its words ("Aug 5",
+    /// "4 December"), so each of its words reads as one shape, as a
+    /// number's digits do.
     pub fn text(&mut self, text: &str) {
         let (Some(&open), Some(&owner)) = (self.stack.last(), self.owners.last()) else { return };
-        if matches!(&*self.nodes[open.index()].tag, "script" | "style") {
+        let tag = &*self.nodes[open.index()].tag;
+        if matches!(tag, "script" | "style") {
             return;
         }
+        let date = tag == "time";
         for word in text.split_whitespace() {
-            let w = word_hash(word);
+            let w = if date { word_hash("0") } else { word_hash(word) };
             let node = &mut self.nodes[open.index()];
             node.text = fold(node.text, w);
             let block = &mut self.nodes[owner.index()];
@@ -583,6 +587,22 @@ mod tests {
             [("script".into(), 0, false), ("style".into(), 0, false), ("p".into(), 2, true)],
             "a script's or style sheet's code is neither words nor text"
         );
+    }
+
+    #[test]
+    fn a_time_reads_as_a_date_whatever_its_words() {
+        let time = |text: &str| {
+            let mut b = TreeBuilder::new();
+            b.open("p", []);
+            b.open("time", []);
+            b.text(text);
+            b.close();
+            b.text("by alice");
+            let t = b.finish().unwrap();
+            (t.node(NodeId(1)).text, t.node(NodeId(0)).block)
+        };
+        assert_eq!(time("Aug 5, 2019"), time("Dec 24, 2018"), "same date shape, same following words");
+        assert_ne!(time("Aug 5, 2019").0, time("yesterday").0, "a date of another length reads otherwise");
     }
 
     #[test]

@@ -136,7 +136,7 @@ impl Recall {
 /// How snapshots hash text; a cluster learnt under another scheme compares
 /// other hashes, so it is set aside and learnt again. 2: digit runs read as
 /// one digit (`dom::word_hash`); 3: the code of scripts and style sheets is
-/// not text.
+/// not text, and a `<time>`'s words read as one shape.
 const TEXT_HASHING: u32 = 3;
 
 /// Fingerprint of a configuration (FNV-1a of its JSON form) and of the
