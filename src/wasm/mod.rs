@@ -208,11 +208,13 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let LiveSnapshot { tree, elements, taken } = page;
     let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: performance.now() - t0 };
 
-    // One more load than the links: the key page as served.
-    let planned = page_links(&key.tree, &url).len().min(cfg.max_loads) + 1;
+    let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);
     let loaded = Cell::new(0usize);
+    // The first load is the key page as served (`served_key`), not a linked page.
+    let key_served = Cell::new(false);
     let on_step = Box::new(move |step| match step {
+        Step::Loaded if !key_served.replace(true) => {}
         Step::Loaded => {
             loaded.set(loaded.get() + 1);
             notify(&progress, "loading", loaded.get(), planned);
