@@ -72,21 +72,24 @@ export function scriptBuiltTests(test, assert, browser) {
     const { error, report } = await b.extract();
     assert.equal(error, null);
     await b.view('template');
-    const regions = await b.inPage(regionsProbe, { ...TEMPLATE_REGIONS, ...CONTENT_REGIONS, banner: '#consent', bubble: '.chat-bubble' });
+    const regions = await b.inPage(regionsProbe, { ...TEMPLATE_REGIONS, ...CONTENT_REGIONS, banner: '#consent', bubble: '.chat-bubble', ad: '.ad-slot' });
     for (const name of Object.keys(TEMPLATE_REGIONS)) assert.equal(regions[name], 'template', `${name} is template`);
     for (const name of Object.keys(CONTENT_REGIONS)) assert.equal(regions[name], 'content', `${name} is content`);
     assert.equal(regions.banner, 'content', 'the cookie banner is not template');
     assert.equal(regions.bubble, 'content', 'the chat bubble is not template');
+    assert.equal(regions.ad, 'content', 'the ad slot in the article is not template');
     await b.view('content');
     const column = await b.inPage(readingColumnText);
     assert.match(column, /Seven boats still fish from here/);
     assert.match(column, /Most of them are older than their skippers/);
+    assert.match(column, /From the slipway/, 'the section the ad slot was put into');
     assert.doesNotMatch(column, /cookies|Chat with our volunteers|Harbour notes is written/, 'no banner, bubble or footer in the reading column');
+    assert.doesNotMatch(column, /Advertisement/, 'no ad slot a script put into the article');
     await b.view('original');
     assert.equal(report.key_source.path, 'served', 'the served key page was compared with the served linked pages');
-    assert.equal(report.key_source.added_by_scripts, 14, 'banner 4, bubble 3, wrapper 1, filled menu 6');
+    assert.equal(report.key_source.added_by_scripts, 16, 'banner 4, bubble 3, ad slot 2, wrapper 1, filled menu 6');
     assert.equal(report.key_source.added_in_template, 7, 'the wrapper and the filled menu');
-    assert.match(await b.keySource(), /^Compared as served: .* 14 of its elements were added by the page's scripts \(7 of them in the template/);
+    assert.match(await b.keySource(), /^Compared as served: .* 16 of its elements were added by the page's scripts \(7 of them in the template/);
     await b.close();
   });
 
