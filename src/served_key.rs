@@ -231,6 +231,20 @@ mod tests {
     }
 
     #[test]
+    fn a_login_wall_or_a_served_page_without_links_falls_back_to_the_live_page() {
+        let wall = "<html><body><form><input name=user><input name=pw></form><a href=/b>B</a></body></html>";
+        let mut source = site();
+        source.0[0].1 = wall.into();
+        let x = run(&source, &page("alpha", "")).unwrap();
+        assert!(matches!(x.key_source.fallback, Some(Fallback::Unlike)), "{:?}", x.key_source);
+        assert!(x.key_source.live_share < USABLE_SHARE);
+        source.0[0].1 = page("alpha", "").replace("href=/", "data-href=/");
+        let x = run(&source, &page("alpha", "")).unwrap();
+        assert!(matches!(x.key_source.fallback, Some(Fallback::NoServedLinks)), "{:?}", x.key_source);
+        assert_eq!(x.key_source.live_share, 1.0, "the same elements, the links filled in by script");
+    }
+
+    #[test]
     fn an_app_shell_and_hash_routes_get_a_sentence_not_a_template() {
         let shell = "<html><head></head><body><div id=root></div><script src=/app.js></script></body></html>";
         let source = Served(vec![("/a", shell.into()), ("/b", shell.into()), ("/c", shell.into())]);
