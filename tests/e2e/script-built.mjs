@@ -9,17 +9,36 @@ import { join } from 'node:path';
 import { FIXTURES } from './harness.mjs';
 import { serve } from './server.mjs';
 
-/** The fixtures, with every address under /app-shell/ answered by the same shell, as an app's server does. */
+const htmlPage = (body) => (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+
+/** A page of the members' club: its frame, and a script's mark that the page is ready. */
+const membersPage = (title) => '<!doctype html><html><head><title>' + title + '</title></head><body><header class="top"><nav>'
+  + ['index', 'a', 'b', 'c'].map((p) => `<a href="/members/${p}.html">${p}</a> `).join('') + '</nav></header>'
+  + `<main><h1>${title}</h1><p>What the club says about ${title}, in words of its own.</p></main>`
+  + '<footer><p>The members club</p></footer><script>document.documentElement.dataset.scriptsDone = "true";</script></body></html>';
+const LOGIN_WALL = '<!doctype html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1>'
+  + '<form action="/members/login" method="post"><input name="user"><input name="pw" type="password"><button>Sign in</button></form>'
+  + '<p><a href="/members/a.html">What the club does</a></p></body></html>';
+
+/**
+ * The fixtures, with every address under /app-shell/ answered by the same
+ * shell, as an app's server does, and a members' page that shows a login
+ * wall to a request without the session cookie (what the extension's
+ * served fetch gets); /members/enter sets the cookie and goes there.
+ */
 export function serveScriptBuilt() {
   const shell = readFileSync(join(FIXTURES, 'app-shell/index.html'));
-  const answer = (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shell);
-  const routes = Object.fromEntries(['/app-shell/', '/app-shell/ridge', '/app-shell/lake', '/app-shell/forest'].map((p) => [p, answer]));
+  const routes = Object.fromEntries(['/app-shell/', '/app-shell/ridge', '/app-shell/lake', '/app-shell/forest'].map((p) => [p, htmlPage(shell)]));
+  routes['/members/enter'] = (req, res) => res.writeHead(302, { location: '/members/index.html', 'set-cookie': 'session=member; Path=/' }).end();
+  routes['/members/index.html'] = (req, res) => htmlPage(/session=member/.test(req.headers.cookie ?? '') ? membersPage('Members') : LOGIN_WALL)(req, res);
+  for (const p of ['a', 'b', 'c']) routes[`/members/${p}.html`] = htmlPage(membersPage(`Page ${p}`));
   return serve(FIXTURES, { routes });
 }
 
 export const SCRIPT_BUILT_PAGE = '/script-built/boats.html';
 export const APP_SHELL_PAGE = '/app-shell/ridge';
 export const HASH_ROUTES_PAGE = '/hash-routes/index.html#/bread';
+export const MEMBERS_ENTRY = '/members/enter';
 
 export const APP_SHELL_SENTENCE = 'This site builds its pages in the browser, so the other pages it links to are empty shells with nothing to compare; '
   + 'turn on “Learn from pages I visit” for this site in the popup, then visit a few of its pages.';
@@ -90,6 +109,18 @@ export function scriptBuiltTests(test, assert, browser) {
     assert.equal(report.key_source.added_by_scripts, 16, 'banner 4, bubble 3, ad slot 2, wrapper 1, filled menu 6');
     assert.equal(report.key_source.added_in_template, 7, 'the wrapper and the filled menu');
     assert.match(await b.keySource(), /^Compared as served: .* 16 of its elements were added by the page's scripts \(7 of them in the template/);
+    await b.close();
+  });
+
+  test('a login wall served without cookies: the page as shown is compared, and Details says why', async () => {
+    const b = browser();
+    await b.open(b.origin() + MEMBERS_ENTRY);
+    const { error, report } = await b.extract();
+    assert.equal(error, null);
+    assert.equal(report.key_source.path, 'live');
+    assert.equal(report.key_source.fallback.kind, 'unlike');
+    assert.ok(report.template_nodes > 0 && report.template_nodes < report.total_nodes);
+    assert.match(await b.keySource(), /^Compared as shown: the page as the site sends it holds only \d+ % of the elements shown, so the page as shown was compared\.$/);
     await b.close();
   });
 
