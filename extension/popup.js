@@ -72,7 +72,7 @@ function otherPages(s) {
 function keySourceText(s) {
   const k = s.key_source;
   if (!k) return '';
-  if (k.path === 'served') return t('detailsServed', k.added_by_scripts, k.added_in_template);
+  if (k.path === 'served') return k.added_by_scripts ? t('detailsServed', k.added_by_scripts, k.added_in_template) : t('detailsServedSame');
   const why = k.fallback?.kind === 'load_failed' ? t('fallbackLoadFailed', sentence(s.key_fallback_reason))
     : k.fallback?.kind === 'unlike' ? t('fallbackUnlike', number(100 * k.live_share, 0)) : t('fallbackNoServedLinks');
   return t('detailsLiveFallback', why);

@@ -112,6 +112,16 @@ export function scriptBuiltTests(test, assert, browser) {
     await b.close();
   });
 
+  test('a page no script changed: compared as served, and Details says it holds every element shown', async () => {
+    const b = browser();
+    await b.open(b.origin() + '/script-built/about.html');
+    const { error, report } = await b.extract();
+    assert.equal(error, null);
+    assert.deepEqual([report.key_source.path, report.key_source.added_by_scripts, report.key_source.live_share], ['served', 0, 1]);
+    assert.equal(await b.keySource(), 'Compared as served: the page as the site sends it holds every element shown, and was compared with the linked pages.');
+    await b.close();
+  });
+
   test('a login wall served without cookies: the page as shown is compared, and Details says why', async () => {
     const b = browser();
     await b.open(b.origin() + MEMBERS_ENTRY);
