@@ -11,8 +11,9 @@
 //! live siblings chosen by what scripts rarely change (id, the served
 //! classes, the text, the number of children); a live sibling that holds the
 //! served child a level or two down is a wrapper, and its children are
-//! paired instead. Each live node is looked at a bounded number of times, so
-//! the alignment is linear in the size of the pages.
+//! paired instead. Each served child looks at a bounded number of live
+//! nodes, and each live node enters a row of candidates once, so the
+//! alignment is linear in the size of the pages (`benches/served_alignment.rs`).
 
 use std::collections::VecDeque;
 
@@ -132,28 +133,36 @@ fn align_children(
     for &sc in served.children(s) {
         let want = served.node(sc);
         loop {
-            if let Some(k) = best_match(want, live, &pending) {
+            let direct = best_match(want, live, &pending);
+            // A wrapper before the best sibling, holding as good a match: the
+            // served child is inside it (a sticky header's wrapper in a row
+            // of same-tag siblings).
+            let before = direct.map_or(WINDOW, |(k, _)| k);
+            let wrapper = pending.iter().take(before).position(|&lc| {
+                wrapped_score(want, live, lc, WRAP_DEPTH).is_some_and(|s| direct.is_none_or(|(_, d)| s >= d))
+            });
+            if let Some(w) = wrapper {
+                pending.drain(..w);
+                let wrapper = pending.pop_front().expect("found");
+                for &c in live.children(wrapper).iter().rev() {
+                    pending.push_front(c);
+                }
+                continue;
+            }
+            if let Some((k, _)) = direct {
                 pending.drain(..k);
                 let lc = pending.pop_front().expect("matched");
                 served_of[lc.index()] = Some(sc);
                 pairs.push((sc, lc));
-                break;
             }
-            let Some(k) = pending.iter().take(WINDOW).position(|&lc| wraps(live, lc, &want.tag, WRAP_DEPTH)) else {
-                break;
-            };
-            pending.drain(..k);
-            let wrapper = pending.pop_front().expect("found");
-            for &c in live.children(wrapper).iter().rev() {
-                pending.push_front(c);
-            }
+            break;
         }
     }
 }
 
 /// The position in the window of the live sibling that best matches the
-/// served node, the earliest of equals.
-fn best_match(want: &Node, live: &Tree, pending: &VecDeque<NodeId>) -> Option<usize> {
+/// served node, the earliest of equals, and its score.
+fn best_match(want: &Node, live: &Tree, pending: &VecDeque<NodeId>) -> Option<(usize, i32)> {
     let mut best: Option<(usize, i32)> = None;
     for (k, &lc) in pending.iter().take(WINDOW).enumerate() {
         let node = live.node(lc);
@@ -165,7 +174,7 @@ fn best_match(want: &Node, live: &Tree, pending: &VecDeque<NodeId>) -> Option<us
             best = Some((k, score));
         }
     }
-    best.map(|(k, _)| k)
+    best
 }
 
 /// How well a live element matches a served one of the same tag, on what
@@ -194,9 +203,22 @@ fn score(served: &Node, live: &Node) -> i32 {
     score
 }
 
-/// Whether a live node holds an element of `tag` at most `depth` levels down.
-fn wraps(live: &Tree, node: NodeId, tag: &str, depth: u32) -> bool {
-    depth > 0 && live.children(node).iter().any(|&c| &*live.node(c).tag == tag || wraps(live, c, tag, depth - 1))
+/// The best score of an element of the served node's tag at most `depth`
+/// levels below a live node, among the first [`WINDOW`] children of each
+/// level (a wrapper wraps a few elements; the bound keeps a served element
+/// that scripts removed from costing a scan of every long list beside it).
+fn wrapped_score(want: &Node, live: &Tree, node: NodeId, depth: u32) -> Option<i32> {
+    if depth == 0 {
+        return None;
+    }
+    live.children(node)
+        .iter()
+        .take(WINDOW)
+        .filter_map(|&c| {
+            let here = (live.node(c).tag == want.tag).then(|| score(want, live.node(c))).filter(|&s| s >= MIN_SCORE);
+            here.max(wrapped_score(want, live, c, depth - 1))
+        })
+        .max()
 }
 
 #[cfg(test)]
@@ -238,6 +260,18 @@ mod tests {
         let a = align(&served, &live);
         assert_eq!(tags(&live, &a.added()), ["div", "div"]);
         assert_eq!(a.aligned(), served.len());
+    }
+
+    #[test]
+    fn a_wrapper_in_a_row_of_same_tag_siblings_is_looked_through() {
+        let served = tree("html( body( section.row( h2 ) section.row( h2 p ) section.row( h2 p p ) ) )");
+        let live = tree("html( body( div.wrap( section.row( h2 ) ) section.row( h2 p ) section.row( h2 p p ) ) )");
+        let a = align(&served, &live);
+        assert_eq!(tags(&live, &a.added()), ["div"]);
+        for (l, n) in live.nodes().filter(|(_, n)| &*n.tag == "section") {
+            let s = a.served_of(l).expect("aligned");
+            assert_eq!(n.children.len(), served.children(s).len(), "each row with its own");
+        }
     }
 
     #[test]
