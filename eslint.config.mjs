@@ -40,4 +40,9 @@ export default [
       'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  {
+    // The fixture sites' own scripts: classic scripts of a web page.
+    files: ['tests/e2e/fixtures/**/*.js'],
+    languageOptions: { ecmaVersion: 2022, sourceType: 'script', globals: globals.browser },
+  },
 ];

@@ -110,7 +110,7 @@ function toRow(site, config, answer) {
   if (error) {
     for (const f of [...SCORE_FIELDS, 'misses', 'false_hits', 'loads', 'fetched', 'cs_size', 'fetch_ms', 'parse_ms',
       'snapshot_ms', 'mapping_ms', 'total_ms']) row[f] = 0;
-    return Object.assign(row, { cs_kind: null, cs_pages: [], engine: null, error });
+    return Object.assign(row, { cs_kind: null, cs_pages: [], engine: null, key_path: null, key_fallback: null, added_by_scripts: 0, key_fetch_ms: 0, align_ms: 0, error });
   }
   const c = r.check;
   const t = r.timings;
@@ -119,7 +119,9 @@ function toRow(site, config, answer) {
     misses: c.misses, false_hits: c.false_hits,
     loads: r.loads, fetched: r.fetched, cs_kind: r.cs.kind, cs_size: r.cs.size, cs_pages: r.cs.pages,
     fetch_ms: t.fetch_ms, parse_ms: t.parse_ms, snapshot_ms: t.snapshot_ms, mapping_ms: t.mapping_ms,
-    total_ms: t.total_ms + r.key_snapshot_ms, engine: r.engine, error: null,
+    total_ms: t.total_ms + r.key_snapshot_ms, engine: r.engine,
+    key_path: r.key_source?.path ?? null, key_fallback: r.key_source?.fallback?.kind ?? null,
+    added_by_scripts: r.key_source?.added_by_scripts ?? 0, key_fetch_ms: r.key_source?.fetch_ms ?? 0, align_ms: r.key_source?.align_ms ?? 0, error: null,
   });
 }
 

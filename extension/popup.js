@@ -41,6 +41,7 @@ function showRecalled(s, pct) {
   show('caution', false);
   show('again', true);
   show('cs-pages-block', false);
+  show('key-source', false);
   $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
   $('loads').textContent = t('detailsMemory', s.memory.learnt_from, number(100 * s.memory.similarity, 0), s.engine ?? 'wasm');
   const rows = [['timingMemoryRead', s.memory.read_ms], keySnapshotRow(s),
@@ -67,6 +68,16 @@ function otherPages(s) {
   return s.cs.pages.filter((u) => withoutFragment(u) !== key);
 }
 
+/** Details' line on the key page: compared as served (and what scripts added), or as shown and why. */
+function keySourceText(s) {
+  const k = s.key_source;
+  if (!k) return '';
+  if (k.path === 'served') return k.added_by_scripts ? t('detailsServed', k.added_by_scripts, k.added_in_template) : t('detailsServedSame');
+  const why = k.fallback?.kind === 'load_failed' ? t('fallbackLoadFailed', sentence(s.key_fallback_reason))
+    : k.fallback?.kind === 'unlike' ? t('fallbackUnlike', number(100 * k.live_share, 0)) : t('fallbackNoServedLinks');
+  return t('detailsLiveFallback', why);
+}
+
 function showSummary(s) {
   const pct = s.total_nodes ? (100 * s.template_nodes) / s.total_nodes : 0;
   $('plain').textContent = t('resultFound', percent(pct));
@@ -85,6 +96,8 @@ function showSummary(s) {
     return li;
   }));
   $('loads').textContent = t('detailsLoads', s.loads, s.fetched, s.engine ?? 'wasm');
+  $('key-source').textContent = keySourceText(s);
+  show('key-source', Boolean(s.key_source));
   const tm = s.timings;
   const rows = [
     keySnapshotRow(s), ['timingFetch', tm.fetch_ms], ['timingParse', tm.parse_ms],

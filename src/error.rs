@@ -57,4 +57,17 @@ pub enum ExtractError {
     NoCandidates(usize, Option<LoadError>),
     #[error("The configuration is invalid: {0}.")]
     Config(String),
+    /// The served pages are one empty shell a script fills (`app_shell`).
+    #[error(
+        "This site builds its pages in the browser, so the other pages it links to are empty shells with nothing \
+         to compare; turn on “Learn from pages I visit” for this site in the popup, then visit a few of its pages."
+    )]
+    AppShell,
+    /// The page's links are routes by fragment of this one address (`app_shell`).
+    #[error(
+        "This site builds its pages in the browser: its links only change the part of the address after #, so \
+         there are no other pages to fetch and compare; turn on “Learn from pages I visit” for this site in the \
+         popup, then visit a few of its pages."
+    )]
+    HashRoutes,
 }

@@ -5,6 +5,7 @@
 //! parser and CLI live behind `cfg(not(wasm32))`, the browser glue behind
 //! `cfg(wasm32)`.
 
+pub mod app_shell;
 pub mod compare_ahead;
 pub mod complete_subdigraph;
 pub mod config;
@@ -23,6 +24,8 @@ pub mod page_source;
 pub mod rtdm;
 pub mod saved_template;
 pub mod score;
+pub mod served_alignment;
+pub mod served_key;
 pub mod template;
 pub mod template_memory;
 pub mod text_recurrence;

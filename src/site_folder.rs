@@ -14,8 +14,8 @@ use crate::page_source::{LoadedPage, PageSource};
 /// The origin every site folder is mounted at.
 pub const ORIGIN: &str = "http://site.local/";
 
-/// Serves `root` as `http://site.local/`: `/a/` and `/a` find `a/index.html`,
-/// `/a` also finds `a.html`, as static web servers do.
+/// Serves `root` as `http://site.local/`: `/a` finds `a.html` first and
+/// `a/index.html` next, `/a/` finds `a/index.html`, as static web servers do.
 pub struct SiteFolder {
     root: PathBuf,
     origin: Url,
@@ -41,7 +41,11 @@ impl SiteFolder {
         self.origin.join(relative.trim_start_matches('/')).unwrap_or_else(|_| self.origin.clone())
     }
 
-    /// The file a URL names, if it is inside the root.
+    /// The file a URL names, if it is inside the root. Tried in the order of
+    /// nginx's `try_files $uri $uri.html $uri/` (the setup Next.js documents
+    /// for its static export): the exact file, then `x.html`, then
+    /// `x/index.html`, so `/articles/x` finds `articles/x.html` even beside an
+    /// `articles/x/` folder; a trailing slash names the folder only.
     fn file_of(&self, url: &Url) -> Option<PathBuf> {
         if url.origin() != self.origin.origin() {
             return None;
@@ -55,14 +59,19 @@ impl SiteFolder {
                 _ => return None,
             }
         }
+        if path.is_file() {
+            return Some(path);
+        }
+        if !url.path().ends_with('/') {
+            if let Some(name) = path.file_name() {
+                let with_html = path.with_file_name(format!("{}.html", name.to_string_lossy()));
+                if with_html.is_file() {
+                    return Some(with_html);
+                }
+            }
+        }
         if path.is_dir() {
             return Some(path.join("index.html"));
-        }
-        if !path.exists() {
-            let with_html = path.with_extension("html");
-            if path.extension().is_none() && with_html.is_file() {
-                return Some(with_html);
-            }
         }
         Some(path)
     }
@@ -184,6 +193,23 @@ mod tests {
         assert!(matches!(load("file.pdf"), Err(LoadError::NotHtml { .. })));
         let outside = Url::parse("http://site.local/../etc/passwd").unwrap();
         assert!(futures::executor::block_on(s.load(&outside)).is_err());
+    }
+
+    #[test]
+    fn prefers_a_sibling_html_file_to_a_folder_of_the_same_name() {
+        let d = site();
+        write(&d, "articles/x.html", "<p>the article</p>");
+        write(&d, "articles/x/comments.html", "<p>its comments</p>");
+        write(&d, "both.html", "<p>file</p>");
+        write(&d, "both/index.html", "<p>folder</p>");
+        let s = SiteFolder::new(d.path(), 1000);
+        let file = |u: &str| s.file_of(&s.url_of(u)).unwrap();
+        assert_eq!(file("articles/x"), d.path().join("articles/x.html"));
+        assert_eq!(file("articles/x/comments"), d.path().join("articles/x/comments.html"));
+        assert_eq!(file("both"), d.path().join("both.html"));
+        assert_eq!(file("both/"), d.path().join("both/index.html"));
+        assert_eq!(file("docs"), d.path().join("docs/index.html"));
+        assert_eq!(file(""), d.path().join("index.html"));
     }
 
     #[test]

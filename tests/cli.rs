@@ -98,6 +98,28 @@ fn finds_the_template_of_a_small_site() {
     assert!(!paths.iter().any(|p| p.contains("article")), "content is not template: {paths:?}");
 }
 
+/// A Next.js static export (`output: 'export'`): `/articles/x` is the file
+/// `articles/x.html`, written beside the folder `articles/x/` that holds the
+/// route's children, so every page the key page links to loads.
+#[test]
+fn resolves_a_next_js_export_folder_as_its_static_host_does() {
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("next.json");
+    let site = "tests/fixtures/next-export";
+    tex(&["extract", site, "articles/river-survey.html", "--json", arg(&json), "--paths"]).assert().success();
+    let v = read_json(&json);
+    let log = v["load_log"].as_array().unwrap();
+    let failed: Vec<&serde_json::Value> = log.iter().filter(|l| !l["error"].is_null()).collect();
+    assert!(failed.is_empty(), "every linked page loads: {failed:?}");
+    let urls: Vec<&str> = log.iter().map(|l| l["url"].as_str().unwrap()).collect();
+    assert!(urls.contains(&"http://site.local/articles/moss-count"), "{urls:?}");
+    let paths: Vec<&str> = v["template_paths"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert!(paths.iter().any(|p| p.ends_with("/header/nav/ul/li[6]/a")), "{paths:?}");
+    assert!(paths.iter().any(|p| p.ends_with("/footer/p[2]/a")), "{paths:?}");
+    let text = ["/article/h1", "/article/p[1]", "/article/p[2]"];
+    assert!(!paths.iter().any(|p| text.iter().any(|t| p.ends_with(t))), "the article's text is content: {paths:?}");
+}
+
 #[test]
 fn bad_input_gets_one_readable_error() {
     let files = vec![

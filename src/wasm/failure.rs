@@ -73,6 +73,8 @@ impl From<&ExtractError> for Failure {
             ExtractError::NoCandidates(n, Some(first)) => {
                 ("errorNoCandidatesWhy", vec![text(n), Arg::Sentence(Box::new(first.into()))])
             }
+            ExtractError::AppShell => ("errorAppShell", vec![]),
+            ExtractError::HashRoutes => ("errorHashRoutes", vec![]),
             ExtractError::Config(reason) => ("errorConfig", vec![Arg::Sentence(Box::new(config_reason(reason)))]),
             #[allow(unreachable_patterns)]
             _ => ("errorPlain", vec![text(e)]),

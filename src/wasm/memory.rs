@@ -119,7 +119,7 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
         match_ms,
         check: check(&page.tree, &template),
     })?;
-    install(Extracted { url, page: page.served(), template, view: View::Original });
+    install(Extracted { url, page: page.served(), template, added: Vec::new(), view: View::Original });
     Ok(out)
 }
 

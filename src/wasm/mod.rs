@@ -21,10 +21,10 @@ use web_sys::{Document, Element};
 use crate::config::Config;
 use crate::dom::Tree;
 use crate::error::{ExtractError, LoadError};
-use crate::extract::extract as run_extraction;
 use crate::hyperlink::page_links;
 use crate::page_source::LoadedPage;
 use crate::score::{disagreement, has_gold, macro_average, score, Score};
+use crate::served_key::{extract_live, Fallback, KeySource, LiveExtraction};
 use cancel::Cancellable;
 use failure::{text, Failure};
 use fetch_source::{FetchSource, Step};
@@ -36,7 +36,18 @@ struct Extracted {
     url: Url,
     page: LiveSnapshot,
     template: Vec<bool>,
+    /// Per node: added by the page's scripts (no served counterpart); empty
+    /// when nothing was compared with the served page.
+    added: Vec<bool>,
     view: View,
+}
+
+impl Extracted {
+    /// What the Content view treats as frame: the template, and what scripts
+    /// added (a cookie banner or a chat bubble is not content).
+    fn frame(&self) -> Vec<bool> {
+        self.template.iter().enumerate().map(|(i, &t)| t || self.added.get(i).copied().unwrap_or(false)).collect()
+    }
 }
 
 thread_local! {
@@ -63,6 +74,10 @@ struct Progress {
 struct Report<'a> {
     #[serde(flatten)]
     extraction: &'a crate::extract::Extraction,
+    /// Which key page the linked pages were compared with, and what scripts added.
+    key_source: &'a KeySource,
+    /// Why the served key page could not be read, as a sentence any locale renders.
+    key_fallback_reason: Option<Failure>,
     key_snapshot_ms: f64,
     /// An earlier click read the page and it has not changed since: this one did not read it.
     key_snapshot_kept: bool,
@@ -196,7 +211,10 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);
     let loaded = Cell::new(0usize);
+    // The first load is the key page as served (`served_key`), not a linked page.
+    let key_served = Cell::new(false);
     let on_step = Box::new(move |step| match step {
+        Step::Loaded if !key_served.replace(true) => {}
         Step::Loaded => {
             loaded.set(loaded.get() + 1);
             notify(&progress, "loading", loaded.get(), planned);
@@ -204,7 +222,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         Step::Compared(pages) => notify(&progress, "comparing", pages, 0),
     });
     let source = Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step));
-    let outcome = run_extraction(&cfg, &source, &key).await;
+    let outcome = extract_live(&cfg, &source, &key).await;
     let page = LiveSnapshot { tree: key.tree, elements, taken }.served();
     let extraction = match outcome {
         _ if source.cancelled() => {
@@ -215,16 +233,22 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
             page.keep();
             return Err(sentence(e));
         }
-        Ok(extraction) => extraction,
+        Ok(live) => live,
     };
+    let LiveExtraction { extraction, added, key_source } = extraction;
 
     let out = json_to_js(&Report {
         extraction: &extraction,
+        key_source: &key_source,
+        key_fallback_reason: match &key_source.fallback {
+            Some(Fallback::LoadFailed { error }) => Some(Failure::from(error)),
+            _ => None,
+        },
         key_snapshot_ms: key.snapshot_ms,
         key_snapshot_kept: kept,
         check: check(&page.tree, &extraction.template),
     });
-    let extracted = Extracted { url, page, template: extraction.template, view: View::Original };
+    let extracted = Extracted { url, page, template: extraction.template, added, view: View::Original };
     LAST.with_borrow_mut(|last| *last = Some(extracted));
     out
 }
@@ -258,7 +282,8 @@ pub fn set_view(name: &str) -> Result<String, JsValue> {
                 vec![],
             )));
         }
-        view::show(doc, &l.page.tree, &l.page.elements, &l.template, view)?;
+        let shown = if view == View::Content { l.frame() } else { l.template.clone() };
+        view::show(doc, &l.page.tree, &l.page.elements, &shown, view)?;
         l.view = view;
         Ok(view.name().to_string())
     })
@@ -288,7 +313,9 @@ pub fn regions(kind: &str) -> Result<js_sys::Array, JsValue> {
         }
     };
     with_last(|_, l| {
-        let roots = view::hidden_roots(&l.page.tree, &l.template, hidden_by);
+        // The reading column holds content only: what scripts added is frame there.
+        let shown = if hidden_by == View::Template { l.frame() } else { l.template.clone() };
+        let roots = view::hidden_roots(&l.page.tree, &shown, hidden_by);
         Ok(roots.iter().zip(&l.page.elements).filter(|(r, _)| **r).map(|(_, e)| JsValue::from(e)).collect())
     })
 }
