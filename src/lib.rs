@@ -14,6 +14,7 @@ pub mod equality;
 pub mod error;
 pub mod extract;
 pub mod fetch_policy;
+pub mod generated_names;
 pub mod hyperlink;
 pub mod layout_agreement;
 pub mod link_order;
