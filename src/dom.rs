@@ -120,6 +120,16 @@ impl Tree {
         copy
     }
 
+    /// The same tree with each link's `href` replaced by `f(href)` (`None`
+    /// drops it): visited routes address their links as pages.
+    pub fn map_hrefs(&self, f: impl Fn(&str) -> Option<String>) -> Tree {
+        let mut copy = self.clone();
+        for n in &mut copy.nodes {
+            n.href = n.href.as_deref().and_then(&f).map(Into::into);
+        }
+        copy
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len()
     }

@@ -28,6 +28,7 @@ pub mod template;
 pub mod template_memory;
 pub mod text_recurrence;
 pub mod view_collapse;
+pub mod visited_routes;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
