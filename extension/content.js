@@ -60,6 +60,14 @@ if (!globalThis.texCore) {
     return { ...summarize(r, engine), loads: 0, fetched: 0, visited: r.visited };
   }
 
+  /** What keeping each of the last routes cost ({others, elements, snapshot_ms}), newest last: the same bound as the snapshots. */
+  const routesKept = [];
+  function rememberRoute() {
+    const kept = core.remember_route();
+    if (kept) routesKept.push(kept);
+    routesKept.splice(0, routesKept.length - 8);
+  }
+
   /** Whether Extract learns from the visited routes of this site ("Learn from pages I visit"). */
   const learning = async () => Boolean((await memory.learnSites())[location.origin]);
 
@@ -217,7 +225,8 @@ if (!globalThis.texCore) {
             value = state;
             break;
           case 'templateHtml': value = core.template_html(); break;
-          case 'learnRoutes': globalThis.texRouteWatch.start(() => core.remember_route()); value = core.visited_count(); break;
+          case 'learnRoutes': globalThis.texRouteWatch.start(rememberRoute); value = core.visited_count(); break;
+          case 'visitedRoutes': value = routesKept; break;
           default: throw new Error(`unknown method ${method}`);
         }
         return { ok: true, value };

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use super::failure::{text, Failure};
 use super::live_snapshot::{self, LiveSnapshot};
 use super::view::View;
-use super::{check, document, install, json_to_js, live_dom, reject, sentence, take_last, Check, Extracted};
+use super::{check, document, install, json_to_js, live_dom, reject, sentence, take_last, to_js, Check, Extracted};
 use crate::config::Config;
 use crate::error::{ExtractError, LoadError};
 use crate::extract::Extraction;
@@ -33,17 +33,28 @@ fn page_url() -> Result<Url, JsValue> {
     Url::parse(&doc.url()?).map_err(|_| sentence(ExtractError::Restricted(doc.url().unwrap_or_default())))
 }
 
-/// Keeps a snapshot of the route now rendered; resolves to how many other
-/// routes are kept.
+/// What keeping one route cost, for the popup's callers and `scripts/spa-cost.mjs`.
+#[derive(Serialize)]
+struct Remembered {
+    /// Routes kept besides this one.
+    others: usize,
+    elements: usize,
+    snapshot_ms: f64,
+}
+
+/// Keeps a snapshot of the route now rendered.
 #[wasm_bindgen]
-pub fn remember_route() -> Result<usize, JsValue> {
+pub fn remember_route() -> Result<JsValue, JsValue> {
     let url = page_url()?;
     let root = document()?.document_element().ok_or("the page has no elements")?;
-    let Some((tree, _)) = live_dom::snapshot(&root) else { return Ok(0) };
-    VISITED.with_borrow_mut(|routes| {
+    let t0 = now();
+    let Some((tree, _)) = live_dom::snapshot(&root) else { return Ok(JsValue::NULL) };
+    let snapshot_ms = now() - t0;
+    let others = VISITED.with_borrow_mut(|routes| {
         routes.remember(&url, &tree);
-        Ok(routes.others(&url))
-    })
+        routes.others(&url)
+    });
+    to_js(&Remembered { others, elements: tree.len(), snapshot_ms })
 }
 
 /// How many visited routes other than the current one are kept.
