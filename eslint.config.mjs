@@ -12,7 +12,8 @@ const shared = Object.fromEntries(
 );
 
 export default [
-  { ignores: ['dist/', 'target/', 'test-artifacts/'] },
+  // The single-page-app fixture's build output, and its source (built by its own Vite toolchain, not by CI).
+  { ignores: ['dist/', 'target/', 'test-artifacts/', 'tests/e2e/fixtures/spa/', 'tests/e2e/fixtures/spa-src/'] },
   js.configs.recommended,
   {
     files: ['extension/**/*.js'],
@@ -26,6 +27,11 @@ export default [
       'no-unused-vars': ['error', { vars: 'local', argsIgnorePattern: '^_', caughtErrors: 'none' }],
       'no-redeclare': ['error', { builtinGlobals: false }],
     },
+  },
+  {
+    // Fixture sites' own scripts: classic scripts of a web page.
+    files: ['tests/e2e/fixtures/**/*.js'],
+    languageOptions: { ecmaVersion: 2022, sourceType: 'script', globals: globals.browser },
   },
   {
     files: ['scripts/**/*.mjs', 'tests/e2e/**/*.mjs', 'eslint.config.mjs'],

@@ -56,6 +56,22 @@ if (!globalThis.texCore) {
     };
   }
 
+  /** What the popup needs of a result from visited routes: the pages compared were visited, none loaded. */
+  function summarizeVisited(r, engine) {
+    return { ...summarize(r, engine), loads: 0, fetched: 0, visited: r.visited };
+  }
+
+  /** What keeping each of the last routes cost ({others, elements, snapshot_ms}), newest last: the same bound as the snapshots. */
+  const routesKept = [];
+  function rememberRoute() {
+    const kept = core.remember_route();
+    if (kept) routesKept.push(kept);
+    routesKept.splice(0, routesKept.length - 8);
+  }
+
+  /** Whether Extract learns from the visited routes of this site ("Learn from pages I visit"). */
+  const learning = async () => Boolean((await memory.learnSites())[location.origin]);
+
   /** What the popup needs of a template recalled from memory: no pages compared, no loads. */
   function summarizeRecall(r, engine) {
     return {
@@ -135,9 +151,12 @@ if (!globalThis.texCore) {
     try {
       // The core reads the page before its first await: no badge is ever in the snapshot.
       const panic = new Promise((_, reject) => { failRunning = reject; });
-      report = await Promise.race([core.extract(configJson, onProgress), panic]);
+      // With "Learn from pages I visit" on, the visited routes are the candidates: nothing is loaded.
+      const visited = mode !== undefined && (await learning());
+      report = await Promise.race([visited ? core.extract_visited(configJson) : core.extract(configJson, onProgress), panic]);
       report.engine = globalThis.texCore.engine;
-      state = { ...state, status: 'done', summary: summarize(report, report.engine), view: 'original', highlight: true };
+      const summary = (visited ? summarizeVisited : summarize)(report, report.engine);
+      state = { ...state, status: 'done', summary, view: 'original', highlight: true };
     } catch (e) {
       state = { ...state, status: 'error', error: sentence(broken ?? e), view: null };
     }
@@ -207,6 +226,8 @@ if (!globalThis.texCore) {
             value = state;
             break;
           case 'templateHtml': value = core.template_html(); break;
+          case 'learnRoutes': globalThis.texRouteWatch.start(rememberRoute); value = core.visited_count(); break;
+          case 'visitedRoutes': value = routesKept; break;
           default: throw new Error(`unknown method ${method}`);
         }
         return { ok: true, value };

@@ -5,8 +5,9 @@
 // be rounded by JSON.parse. Sizes are bounded: the core keeps at most 8
 // clusters per origin (src/wasm/memory.rs), and here at most MAX_SITES
 // origins, the least recently learnt dropped first. Also the opt-in
-// auto-apply sites (`autoApply` → { origin: view }). Loaded by the content
-// script and the options page.
+// auto-apply sites (`autoApply` → { origin: view }) and the sites whose
+// visited pages Extract learns from (`learnRoutes` → { origin: true }).
+// Loaded by the content script, the popup and the options page.
 'use strict';
 
 globalThis.texMemory ??= (() => {
@@ -107,10 +108,58 @@ globalThis.texMemory ??= (() => {
       await api.scripting.unregisterContentScripts({ ids: [id] });
     }
     // A permission the manifest itself grants cannot be removed; it was never ours to.
-    const others = Object.keys(await autoSites()).filter((o) => o !== origin && pattern(o) === pattern(origin));
+    const others = [...Object.keys(await autoSites()).filter((o) => o !== origin), ...Object.keys(await learnSites())]
+      .filter((o) => pattern(o) === pattern(origin));
     if (!others.length) await api.permissions.remove({ origins: [pattern(origin)] }).catch(() => false);
     await setAuto(origin, null);
   }
 
-  return { enabled, setEnabled, read, readIfEnabled, list, write, forget, clear, autoSites, setAuto, enableAuto, disableAuto };
+  /** Sites whose visited pages Extract learns from ("Learn from pages I visit"): { origin: true }. */
+  async function learnSites() {
+    return (await api.storage.local.get('learnRoutes')).learnRoutes ?? {};
+  }
+
+  async function setLearn(origin, on) {
+    const sites = await learnSites();
+    if (on) sites[origin] = true; else delete sites[origin];
+    await api.storage.local.set({ learnRoutes: sites });
+  }
+
+  const learnScriptId = (origin) => `tex-learn ${origin}`;
+
+  /**
+   * Turns "Learn from pages I visit" on for `origin`: as auto-apply, the host
+   * permission for that origin only, then a persistent content script that
+   * watches the routes of each page of the site. Resolves to false when the
+   * user refuses the permission.
+   */
+  async function enableLearn(origin) {
+    const origins = [pattern(origin)];
+    if (!(await api.permissions.request({ origins }))) return false;
+    const id = learnScriptId(origin);
+    if (!(await api.scripting.getRegisteredContentScripts({ ids: [id] })).length) {
+      await api.scripting.registerContentScripts([{
+        id, matches: origins, runAt: 'document_idle', persistAcrossSessions: true,
+        js: [...CORE_FILES, 'route-learn.js'],
+      }]);
+    }
+    await setLearn(origin, true);
+    return true;
+  }
+
+  /** Turns it off for `origin`: the registration goes, and the permission unless auto-apply still needs it. */
+  async function disableLearn(origin) {
+    const id = learnScriptId(origin);
+    if ((await api.scripting.getRegisteredContentScripts({ ids: [id] })).length) {
+      await api.scripting.unregisterContentScripts({ ids: [id] });
+    }
+    await setLearn(origin, false);
+    const others = [...Object.keys(await autoSites()), ...Object.keys(await learnSites())].filter((o) => pattern(o) === pattern(origin));
+    if (!others.length) await api.permissions.remove({ origins: [pattern(origin)] }).catch(() => false);
+  }
+
+  return {
+    enabled, setEnabled, read, readIfEnabled, list, write, forget, clear, autoSites, setAuto, enableAuto, disableAuto,
+    learnSites, enableLearn, disableLearn,
+  };
 })();

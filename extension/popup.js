@@ -85,7 +85,7 @@ function showSummary(s) {
   show('again', false);
   show('cs-pages-block', true);
   const others = otherPages(s);
-  $('compared').textContent = plural('resultCompared', others.length);
+  $('compared').textContent = s.visited ? plural('resultVisited', s.visited.used) : plural('resultCompared', others.length);
   show('caution', s.cs.kind !== 'complete');
   $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
   $('cs-kind').textContent = t('detailsCs', s.cs.size, t(`csKind_${s.cs.kind}`), s.votes_needed);
@@ -228,6 +228,31 @@ async function toggleAuto() {
   }
 }
 
+/** The "Learn from pages I visit" switch, as stored for this site. */
+async function showLearn() {
+  $('learn').checked = Boolean((await texMemory.learnSites())[origin()]);
+  show('learn-switch', true);
+}
+
+/** As auto-apply: this site's permission first, then the registration; the open page starts learning at once. */
+async function toggleLearn() {
+  try {
+    if (!$('learn').checked) {
+      await texMemory.disableLearn(origin());
+      $('status').textContent = t('learnOff');
+    } else if (await texMemory.enableLearn(origin())) {
+      if ((await run('learnRoutes')) === undefined) return;
+      $('status').textContent = t('learnOn');
+    } else {
+      $('learn').checked = false;
+      fail(t('learnRefused'));
+    }
+  } catch (e) {
+    $('learn').checked = false;
+    fail(t('errorPlain', String(e?.message ?? e)));
+  }
+}
+
 async function chooseView(view) {
   // A view of a very large page takes seconds to draw: say so meanwhile.
   const said = [...$('status').childNodes];
@@ -269,6 +294,7 @@ async function main() {
   $('extract').addEventListener('click', () => extract('use'));
   $('again').addEventListener('click', () => extract('relearn'));
   $('auto').addEventListener('change', toggleAuto);
+  $('learn').addEventListener('change', toggleLearn);
   $('cancel').addEventListener('click', () => run('cancel'));
   for (const b of $('view').querySelectorAll('button')) b.addEventListener('click', () => chooseView(b.dataset.viewButton));
   $('save').addEventListener('click', save);
@@ -282,6 +308,7 @@ async function main() {
     $('error').classList.add('expected');
     $('extract').setAttribute('aria-disabled', 'true');
   } else {
+    await showLearn();
     // Only pages the core already runs in have a state; injecting here would need a click first.
     const loaded = await api.scripting.executeScript({ target: { tabId: tab.id }, func: () => Boolean(globalThis.texCore) })
       .then(([r]) => r?.result, () => false);

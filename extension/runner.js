@@ -21,13 +21,14 @@ async function inTab(tabId, func, args = []) {
 }
 
 /** What runs the core in a page, in order: injected on demand here, registered for auto-apply (memory-store.js). */
-const CORE_FILES = ['tex.js', 'live-dom.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'content.js'];
+const CORE_FILES = ['tex.js', 'live-dom.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'route-watch.js', 'content.js'];
 
 /** Makes sure the core runs in the tab; resolves to 'wasm' or 'wasm2js'. */
 async function ensureCore(tabId) {
-  const loaded = await inTab(tabId, () => globalThis.texCore?.engine ?? null);
-  if (loaded) return loaded;
-  await api.scripting.executeScript({ target: { tabId }, files: CORE_FILES });
+  // A script registered for the site's host (auto-apply, learning) may have loaded the core without starting it.
+  const loaded = await inTab(tabId, () => (globalThis.texCore ? globalThis.texCore.engine ?? 'not started' : null));
+  if (loaded && loaded !== 'not started') return loaded;
+  if (!loaded) await api.scripting.executeScript({ target: { tabId }, files: CORE_FILES });
   const engine = await inTab(tabId, () => globalThis.texCore.init());
   if (engine !== 'needs-wasm2js') return engine;
   await api.scripting.executeScript({ target: { tabId }, files: ['tex_asm.js'] });

@@ -9,6 +9,8 @@
 
 use serde::Serialize;
 
+use crate::generated_names::token_hash;
+
 /// Elements HTML allows once per document: their tag alone identifies
 /// them across pages, whatever per-page classes they carry (`page--cfp`,
 /// WordPress's `page-id-42`), so both mappings always pair them.
@@ -107,6 +109,27 @@ impl Tree {
         (!nodes.is_empty()).then_some(Tree { nodes, base_href: None })
     }
 
+    /// The same tree with each node's class and attribute-name sets passed
+    /// through `f`: template memory compares pages without generated names.
+    pub fn map_names(&self, f: impl Fn(&[u64]) -> Box<[u64]>) -> Tree {
+        let mut copy = self.clone();
+        for n in &mut copy.nodes {
+            n.classes = f(&n.classes);
+            n.attributes = f(&n.attributes);
+        }
+        copy
+    }
+
+    /// The same tree with each link's `href` replaced by `f(href)` (`None`
+    /// drops it): visited routes address their links as pages.
+    pub fn map_hrefs(&self, f: impl Fn(&str) -> Option<String>) -> Tree {
+        let mut copy = self.clone();
+        for n in &mut copy.nodes {
+            n.href = n.href.as_deref().and_then(&f).map(Into::into);
+        }
+        copy
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
@@ -187,8 +210,9 @@ fn number_same_tag_siblings(nodes: &mut [Node]) {
     }
 }
 
-/// Hash used for class and attribute names (FNV-1a, 64 bit): tiny, and the
-/// same on every target, so native and wasm snapshots are identical.
+/// Hash used for names (FNV-1a, 64 bit): tiny, and the same on every
+/// target, so native and wasm snapshots are identical. Class and attribute
+/// names go through `generated_names::token_hash`, which builds on it.
 pub fn name_hash(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
@@ -376,7 +400,7 @@ impl TreeBuilder {
                         match class {
                             GOLD_NOT_TEMPLATE => node.gold.not_template = true,
                             GOLD_MAIN_CONTENT => node.gold.main_content = true,
-                            _ => self.classes.push(name_hash(class)),
+                            _ => self.classes.push(token_hash(class)),
                         }
                     }
                 }
@@ -394,7 +418,7 @@ impl TreeBuilder {
                             _ => {}
                         }
                     }
-                    self.attributes.push(name_hash(&name));
+                    self.attributes.push(token_hash(&name));
                 }
             }
         }

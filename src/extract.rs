@@ -356,7 +356,7 @@ mod tests {
     /// Whether every node under the first element carrying `class` has the
     /// template status `expected`.
     fn all_template(key: &LoadedPage, x: &Extraction, class: &str, expected: bool) -> bool {
-        let hash = crate::dom::name_hash(class);
+        let hash = crate::generated_names::token_hash(class);
         let root = key.tree.nodes().find(|(_, n)| n.classes.contains(&hash)).expect("class present").0;
         key.tree.subtree(root).all(|i| x.template[i] == expected)
     }
@@ -465,7 +465,12 @@ mod tests {
         let (key, x) = run(&site, "/t/1.html");
         assert!(all_template(&key, &x, "reply", false), "the replies are content");
         assert!(all_template(&key, &x, "nav", true) && all_template(&key, &x, "foot", true));
-        let replies = key.tree.nodes().find(|(_, n)| n.classes.contains(&crate::dom::name_hash("replies"))).unwrap().0;
+        let replies = key
+            .tree
+            .nodes()
+            .find(|(_, n)| n.classes.contains(&crate::generated_names::token_hash("replies")))
+            .unwrap()
+            .0;
         assert!(x.template[replies.index()], "their container is template");
     }
 }

@@ -20,7 +20,7 @@
 
 use url::Url;
 
-use crate::dom::{name_hash, NodeId, Tree};
+use crate::dom::{NodeId, Tree};
 
 /// Words that name an action on the user's account, data or basket.
 const ACTION_WORDS: &[&str] = &[
@@ -91,7 +91,7 @@ pub fn node_refusal(tree: &Tree, in_form: &[bool], node: NodeId) -> Option<Refus
     if n.nofollow {
         return Some(Refusal::NoFollow);
     }
-    if n.attributes.binary_search(&name_hash("download")).is_ok() {
+    if n.attributes.binary_search(&crate::generated_names::token_hash("download")).is_ok() {
         return Some(Refusal::Download);
     }
     in_form[node.index()].then_some(Refusal::InForm)

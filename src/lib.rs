@@ -15,6 +15,7 @@ pub mod equality;
 pub mod error;
 pub mod extract;
 pub mod fetch_policy;
+pub mod generated_names;
 pub mod hyperlink;
 pub mod layout_agreement;
 pub mod link_order;
@@ -30,6 +31,7 @@ pub mod template;
 pub mod template_memory;
 pub mod text_recurrence;
 pub mod view_collapse;
+pub mod visited_routes;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;

@@ -27,6 +27,7 @@ use crate::config::Config;
 use crate::dom::{name_hash, Gold, Node, NodeId, Tree};
 use crate::error::ExtractError;
 use crate::extract::{extract, Extraction};
+use crate::generated_names::{is_generated, without_generated};
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::map_page;
 use crate::text_recurrence::{keep_repeated_content, KeyText};
@@ -133,10 +134,11 @@ impl Recall {
     }
 }
 
-/// How snapshots hash text; a cluster learnt under another scheme compares
-/// other hashes, so it is set aside and learnt again. 2: digit runs read as
-/// one digit (`dom::word_hash`); 3: the code of scripts and style sheets is
-/// not text, and a `<time>`'s words read as one shape.
+/// How snapshots hash text and names; a cluster learnt under another scheme
+/// compares other hashes, so it is set aside and learnt again. 2: digit runs
+/// read as one digit (`dom::word_hash`); 3: a name's lowest bit marks it
+/// generated (`generated_names`), the code of scripts and style sheets is not
+/// text, and a `<time>`'s words read as one shape.
 const TEXT_HASHING: u32 = 3;
 
 /// Fingerprint of a configuration (FNV-1a of its JSON form) and of the
@@ -225,10 +227,13 @@ impl Cluster {
                 }
                 None => (0, 1),
             };
+            // A redeploy renames generated names: they are not required to match.
             let mut classes = s.classes.clone();
+            classes.retain(|&h| !is_generated(h));
             classes.sort_unstable();
             classes.dedup();
             let mut attributes = s.attributes.clone();
+            attributes.retain(|&h| !is_generated(h));
             attributes.sort_unstable();
             attributes.dedup();
             nodes.push(Node {
@@ -299,8 +304,10 @@ impl PreparedCluster<'_> {
         (similarity >= SAME_LAYOUT && containment(&self.paths, layout) >= TEMPLATE_PRESENT, similarity)
     }
 
-    /// See [`Cluster::apply`].
+    /// See [`Cluster::apply`]. The page is compared without its generated
+    /// names, as the skeleton is: what a redeploy renames decides nothing.
     pub fn apply(&self, cfg: &Config, page: &Tree) -> Vec<bool> {
+        let page = &*without_generated(page);
         let mut template = vec![false; page.len()];
         let mut mapping = map_page(cfg, &self.skeleton, page);
         if cfg.content.enabled {
@@ -446,6 +453,34 @@ mod tests {
         assert_eq!(reused, full(&cfg, &key, &others));
         assert_eq!(tags(&key, &reused), tags(&seen, &learnt));
         assert!(!tags(&key, &reused).contains(&"section".to_string()));
+    }
+
+    /// LAYOUT_A as a CSS-in-JS build styles it: no ids, every class a hash
+    /// that changes with each deploy `d`.
+    fn styled(content: &str, d: &str) -> Tree {
+        tree(&format!(
+            "html( head( title ) body( header.css-{d}h1x2( nav.css-{d}n3k4( a.css-{d}a5b6 a.css-{d}a5b6 a.css-{d}a5b6 ) ) \
+             div.css-{d}w7q8( aside.css-{d}s9r1( ul( li li ) ) main.css-{d}m2t3( {content} ) ) footer.css-{d}f4u5( p ) ) )"
+        ))
+    }
+
+    #[test]
+    fn a_redeploy_that_renames_generated_classes_keeps_the_template() {
+        let cfg = Config::preset("paper").unwrap();
+        let content = ["h1 p p table( tr tr )", "h2 section( p p p ) ol( li li )", "h3", "pre pre", "blockquote( h4 )"];
+        let deploy = |d: &str| content.map(|c| styled(c, d));
+        let before = deploy("r");
+        let learnt = full(&cfg, &before[0], &before[2..]);
+        let mut memory = Memory::new();
+        memory.learn("site", &cfg, &url("seen.html"), &before[0], &learnt);
+
+        let after = deploy("z");
+        let key = &after[1];
+        assert!(memory.find("site", &cfg, key).is_some(), "tags and structure are unchanged");
+        let reused = memory.sites["site"][0].apply(&cfg, key);
+        assert_eq!(reused, full(&cfg, key, &after[2..]), "the same template as a full extraction after the redeploy");
+        assert!(tags(key, &reused).contains(&"aside".to_string()));
+        assert!(!tags(key, &reused).contains(&"section".to_string()));
     }
 
     #[test]

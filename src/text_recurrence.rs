@@ -320,8 +320,9 @@ mod tests {
         let key = frame("one page explains routing in depth");
         let other = frame("another page lists every setting there is");
         let kept = kept(&key, &other);
-        let tags =
-            |class: &str| key.nodes().find(|(_, n)| n.classes.contains(&crate::dom::name_hash(class))).unwrap().0;
+        let tags = |class: &str| {
+            key.nodes().find(|(_, n)| n.classes.contains(&crate::generated_names::token_hash(class))).unwrap().0
+        };
         assert!(
             kept.is_mapped(tags("wrap")) && kept.is_mapped(tags("doc")),
             "the wrappers around all the unrepeated text are the frame"

@@ -10,6 +10,7 @@ mod memory;
 mod panic_report;
 mod save;
 pub mod view;
+mod visited;
 
 use std::cell::{Cell, RefCell};
 
