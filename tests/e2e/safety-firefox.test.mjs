@@ -42,4 +42,4 @@ safetyTests(test, assert, async (url, config) => {
       await ff.closeTab(page);
     },
   };
-});
+}, { exposesFetches: true });

@@ -77,7 +77,29 @@ function nativeOf(dir, key) {
 /** Outcome per candidate path of a report's load log: `ok` or the error's kind. */
 const outcomes = (report) => Object.fromEntries(report.load_log.map((r) => [new URL(r.url).pathname, r.error?.kind ?? 'ok']));
 
-export function safetyTests(test, assert, open) {
+/**
+ * `exposesFetches`: whether this browser lists the content script's
+ * candidate fetches in the page's Resource Timing (PRIVACY.md says which
+ * browser does; this keeps it true).
+ */
+export function safetyTests(test, assert, open, { exposesFetches }) {
+  test(`Resource Timing: the page ${exposesFetches ? 'sees' : 'does not see'} the candidate fetches in performance.getEntriesByType('resource')`, async (t) => {
+    const links = [['/rt/a.html', 'A'], ['/rt/b.html', 'B'], ['/rt/c.html', 'C']];
+    const server = await recordingServer({ ...ordinaryPages('/rt', links), '/rt/index.html': html(page('Timing', links, '<p>The key page.</p>')) });
+    const s = await open(`${server.origin}/rt/index.html`, {});
+    try {
+      const { error } = await s.extract();
+      assert.equal(error, null);
+      const seen = await s.inPage(() => performance.getEntriesByType('resource').map((e) => [new URL(e.name).pathname, e.initiatorType]));
+      t.diagnostic(`the page's resource entries after the extraction: ${JSON.stringify(seen)}`);
+      const candidates = seen.filter(([path]) => /^\/rt\/[abc]\.html$/.test(path)).map(([path]) => path).sort();
+      assert.deepEqual(candidates, exposesFetches ? ['/rt/a.html', '/rt/b.html', '/rt/c.html'] : []);
+    } finally {
+      await s.close();
+      await server.close();
+    }
+  });
+
   test('fetch policy: no cookies sent, and no sign-out, delete, cart, nofollow, download or in-form link fetched', async () => {
     const links = [
       ['/shop/a.html', 'A'], ['/shop/b.html', 'B'], ['/shop/c.html', 'C'],
