@@ -103,10 +103,11 @@ build() {
   "$BIN/wasm2js" -O3 "$PKG/lowered.wasm" -o "$PKG/asm.mjs"
   node scripts/wasm2js-classic.mjs "$PKG/asm.mjs" "$PKG/tex_asm.js"
 
-  # Icons at every size from one SVG.
+  # Icons from one SVG, but for 16 px: icon-16.svg draws it on the pixel grid (the toolbar's size).
   apt_install librsvg2-bin
   mkdir -p "$PKG/icons"
-  for size in 16 32 48 96 128; do rsvg-convert -w $size -h $size extension/icons/icon.svg -o "$PKG/icons/icon-$size.png"; done
+  for size in 32 48 96 128; do rsvg-convert -w $size -h $size extension/icons/icon.svg -o "$PKG/icons/icon-$size.png"; done
+  rsvg-convert -w 16 -h 16 extension/icons/icon-16.svg -o "$PKG/icons/icon-16.png"
 
   local commit; commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
   git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
