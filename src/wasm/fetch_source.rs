@@ -9,7 +9,7 @@
 //! dropped at the byte limits of [`crate::page_body`], binary data is
 //! refused before parsing, and text is decoded with the page's charset.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo_net::http::Response;
@@ -49,6 +49,10 @@ pub struct FetchSource {
     /// a new source starts a slice, so the first page is compared without a
     /// needless wait behind every task queued in the page.
     yielded_at: Cell<f64>,
+    /// The one message that wakes loads waiting for a turn, and whether a
+    /// load already works in the current task (see [`FetchSource::yield_now`]).
+    next_turn: RefCell<Option<NextTask>>,
+    turn_taken: Rc<Cell<bool>>,
     /// Pauses so far: the core pauses before each comparison.
     pauses: Cell<usize>,
     on_step: Box<dyn Fn(Step)>,
@@ -135,6 +139,8 @@ impl FetchSource {
             budget: ByteBudget::default(),
             busy_ms: Rc::default(),
             yielded_at: Cell::new(started),
+            next_turn: RefCell::default(),
+            turn_taken: Rc::default(),
             pauses: Cell::new(0),
             on_step,
         }
@@ -276,8 +282,27 @@ impl FetchSource {
         self.now_ms() - self.yielded_at.get() >= SLICE_MS
     }
 
+    /// Lets the event loop run, then takes a turn of work. Loads parse side
+    /// by side: with a message each, every waiting load's slice would run
+    /// in a row, queued before the page's timer that fell due meanwhile, and
+    /// the page would wait for all of them. So the waiting loads share one
+    /// message; the first to wake works, the others wait for the next one.
     async fn yield_now(&self) {
-        yield_to_event_loop().await;
+        loop {
+            let turn = self.next_turn.borrow_mut().get_or_insert_with(NextTask::post).promise.clone();
+            let _ = JsFuture::from(turn).await;
+            if !self.turn_taken.replace(true) {
+                self.next_turn.borrow_mut().take();
+                break;
+            }
+        }
+        let taken = self.turn_taken.clone();
+        // A microtask queued now runs once this task's futures have all run.
+        let release = Closure::once_into_js(move || taken.set(false));
+        match web_sys::window() {
+            Some(window) => window.queue_microtask(release.unchecked_ref()),
+            None => self.turn_taken.set(false),
+        }
         self.yielded_at.set(self.now_ms());
     }
 
@@ -389,13 +414,23 @@ impl PageSource for FetchSource {
     }
 }
 
-/// One round of the event loop. A message to ourselves, not a timer,
-/// because a hidden tab's timers wait up to a second.
-pub async fn yield_to_event_loop() {
-    let Ok(channel) = web_sys::MessageChannel::new() else { return };
-    let promise = js_sys::Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
-    if channel.port2().post_message(&JsValue::NULL).is_ok() {
-        let _ = JsFuture::from(promise).await;
+/// A promise settled by the next task of the event loop: a message to
+/// ourselves, not a timer, because a hidden tab's timers wait up to a second.
+/// The channel lives as long as the promise is awaited.
+struct NextTask {
+    promise: js_sys::Promise,
+    _channel: Option<web_sys::MessageChannel>,
+}
+
+impl NextTask {
+    fn post() -> Self {
+        let Ok(channel) = web_sys::MessageChannel::new() else {
+            return Self { promise: js_sys::Promise::resolve(&JsValue::NULL), _channel: None };
+        };
+        let promise = js_sys::Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
+        if channel.port2().post_message(&JsValue::NULL).is_err() {
+            return Self { promise: js_sys::Promise::resolve(&JsValue::NULL), _channel: None };
+        }
+        Self { promise, _channel: Some(channel) }
     }
-    channel.port1().set_onmessage(None);
 }
