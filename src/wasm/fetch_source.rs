@@ -434,3 +434,9 @@ impl NextTask {
         Self { promise, _channel: Some(channel) }
     }
 }
+
+/// One round of the event loop, for work that waits alone.
+pub async fn yield_to_event_loop() {
+    let next = NextTask::post();
+    let _ = JsFuture::from(next.promise.clone()).await;
+}
