@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds, demonstrates and tests the Template Extractor browser extension.
-#   ./build.sh [build]  wasm core + glue -> dist/chrome, dist/firefox and their zips
+#   ./build.sh [build]  wasm core + glue -> dist/chrome, dist/firefox and their store zips (without Check benchmarks)
 #   ./build.sh demo     build, serve www/ on 127.0.0.1, run the extension in headless
 #                       Chromium on /news/index.html, print the summary, write screenshots
 #   ./build.sh lint     cargo fmt --check, clippy -D warnings (native and wasm32), ESLint
@@ -103,10 +103,11 @@ build() {
   "$BIN/wasm2js" -O3 "$PKG/lowered.wasm" -o "$PKG/asm.mjs"
   node scripts/wasm2js-classic.mjs "$PKG/asm.mjs" "$PKG/tex_asm.js"
 
-  # Icons at every size from one SVG.
+  # Icons from one SVG, but for 16 px: icon-16.svg draws it on the pixel grid (the toolbar's size).
   apt_install librsvg2-bin
   mkdir -p "$PKG/icons"
-  for size in 16 32 48 96 128; do rsvg-convert -w $size -h $size extension/icons/icon.svg -o "$PKG/icons/icon-$size.png"; done
+  for size in 32 48 96 128; do rsvg-convert -w $size -h $size extension/icons/icon.svg -o "$PKG/icons/icon-$size.png"; done
+  rsvg-convert -w 16 -h 16 extension/icons/icon-16.svg -o "$PKG/icons/icon-16.png"
 
   local commit; commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
   git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
@@ -120,10 +121,12 @@ build() {
     cp "$PKG/tex.js" "$PKG/tex_bg.wasm" "$PKG/tex_asm.js" "$PKG/build-info.json" "$out/"
     cp "$PKG"/icons/*.png "$out/icons/"
     node scripts/manifest.mjs "$browser" "$out"
+    # The zips are what a store gets: without the evaluators' Check benchmarks.
+    node scripts/store-copy.mjs "$out" "target/store-$browser"
     rm -f "dist/template-extractor-$browser.zip"
-    (cd "$out" && zip -q -X -r "../template-extractor-$browser.zip" .)
+    (cd "target/store-$browser" && zip -q -X -r "$ROOT/dist/template-extractor-$browser.zip" .)
   done
-  log "built dist/chrome, dist/firefox, dist/template-extractor-{chrome,firefox}.zip"
+  log "built dist/chrome, dist/firefox (with Check benchmarks), dist/template-extractor-{chrome,firefox}.zip (store packages)"
 }
 
 demo() {
@@ -248,11 +251,11 @@ package() {
   build
   local store=dist/store version; version=$(node -p "require('./dist/firefox/manifest.json').version")
   rm -rf "$store" && mkdir -p "$store"
-  log "web-ext lint (Firefox build)"
-  "$BIN/web-ext" lint --source-dir dist/firefox --self-hosted=false --warnings-as-errors
+  log "web-ext lint (Firefox store build)"
+  "$BIN/web-ext" lint --source-dir target/store-firefox --self-hosted=false --warnings-as-errors
   log "store zips"
-  "$BIN/web-ext" build --source-dir dist/firefox --artifacts-dir "$store" --filename "template-extractor-firefox-$version.zip" --overwrite-dest
-  (cd dist/chrome && zip -q -X -r "../store/template-extractor-chrome-$version.zip" .)
+  "$BIN/web-ext" build --source-dir target/store-firefox --artifacts-dir "$store" --filename "template-extractor-firefox-$version.zip" --overwrite-dest
+  (cd target/store-chrome && zip -q -X -r "$ROOT/$store/template-extractor-chrome-$version.zip" .)
   log "source archive for review (git archive of HEAD)"
   git diff --quiet HEAD || log "warning: uncommitted changes are not in the source archive"
   git archive --format=zip --prefix="template-extractor-$version/" -o "$store/template-extractor-source-$version.zip" HEAD

@@ -38,9 +38,9 @@ export default [
     languageOptions: {
       ecmaVersion: 2024,
       sourceType: 'module',
-      // extractInTab: background.js's entry point, called inside the service worker; the
+      // startInTab: background.js's entry point, called inside the service worker; the
       // extension's shared globals and popup.js's `tab`, `targetTab` and `fullReport` for functions evaluated in the popup.
-      globals: { ...globals.node, ...globals.browser, ...globals.webextensions, ...shared, extractInTab: 'readonly', tab: 'readonly', targetTab: 'readonly', fullReport: 'readonly' },
+      globals: { ...globals.node, ...globals.browser, ...globals.webextensions, ...shared, startInTab: 'readonly', tab: 'readonly', targetTab: 'readonly', fullReport: 'readonly' },
     },
     rules: {
       'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],

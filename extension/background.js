@@ -1,8 +1,11 @@
 // Keyboard shortcut and context-menu entry: extract without the popup, then
 // show the content view (the reading column; Escape returns to the page).
-// The extraction and its report stay in the page (content.js); only the
-// toolbar badge and its one-sentence title are set here, so nothing large
-// is ever stored and every failure is said.
+// The extraction, its report and its end belong to the page (content.js):
+// the background only starts it and, told by a message when it ends, sets
+// the toolbar badge and its one-sentence title. It holds nothing while the
+// page works, so Firefox may suspend its event page in between (after 30 s
+// without an event) and the result still arrives; nothing large is stored
+// and every failure is said.
 'use strict';
 
 if (typeof importScripts === 'function') importScripts('runner.js', 'i18n.js');
@@ -18,40 +21,43 @@ async function mark(tabId, text, title) {
   await api.action.setTitle({ tabId, title });
 }
 
-/** Extracts in `tab`; resolves to the one sentence shown as the toolbar button's title. */
-async function extractInTab(tab) {
-  if (!tab?.id) return null;
+/** Starts an extraction in `tab` that shows the content view when it ends; the page says how it ended ('tex-ended'). */
+async function startInTab(tab) {
+  if (!tab?.id) return;
   if (!/^https?:/.test(tab.url ?? 'http:')) {
-    const sentence = texI18n.t('errorRestricted', tab.url);
-    await mark(tab.id, '!', sentence);
-    return sentence;
+    await mark(tab.id, '!', texI18n.t('errorRestricted', tab.url));
+    return;
   }
+  await mark(tab.id, '…', texI18n.t('actionTitleRunning'));
   let answer;
   try {
-    answer = await callCore(tab.id, 'extract', await storedConfig(), 'use');
+    answer = await callCore(tab.id, 'start', await storedConfig(), 'use', 'content');
   } catch (e) {
     answer = { ok: false, error: texI18n.t('errorInjection', e?.message ?? e) };
   }
-  if (!answer?.ok) {
-    const sentence = answer?.error ?? texI18n.t('errorNoAnswer');
-    await mark(tab.id, '!', sentence);
-    return sentence;
+  if (!answer?.ok) await mark(tab.id, '!', answer?.error ?? texI18n.t('errorNoAnswer'));
+}
+
+/** The page's word on a run this background started: its sentence on the toolbar button. */
+async function ended(tabId, message) {
+  if (!message.ok) {
+    await mark(tabId, '!', message.error ?? texI18n.t('errorNoAnswer'));
+    return;
   }
-  const view = await callCore(tab.id, 'setView', 'content');
-  if (!view?.ok) {
-    await mark(tab.id, '!', view?.error ?? texI18n.t('errorNoAnswer'));
-    return view?.error;
-  }
-  const { template_nodes: t, total_nodes: n } = answer.value;
-  const sentence = texI18n.t('actionTitleDone', texI18n.percent((100 * t) / Math.max(1, n)));
-  await mark(tab.id, 'T', sentence);
-  return sentence;
+  const share = (100 * message.template_nodes) / Math.max(1, message.total_nodes);
+  await mark(tabId, 'T', texI18n.t('actionTitleDone', texI18n.percent(share)));
 }
 
 /** Anything unexpected still ends as a sentence on the toolbar button. */
+const failed = (tabId) => (e) => tabId && mark(tabId, '!', texI18n.t('errorPlain', String(e?.message ?? e)));
+
 function run(tab) {
-  extractInTab(tab).catch((e) => tab?.id && mark(tab.id, '!', texI18n.t('errorPlain', String(e?.message ?? e))));
+  startInTab(tab).catch(failed(tab?.id));
 }
+
+api.runtime.onMessage.addListener((message, sender) => {
+  if (message?.type === 'tex-ended' && sender.tab?.id) ended(sender.tab.id, message).catch(failed(sender.tab.id));
+});
 
 api.contextMenus.onClicked.addListener((info, tab) => {
   if (info.menuItemId === MENU_ID) run(tab);

@@ -173,6 +173,25 @@ if (!globalThis.texCore) {
     if (state.status === 'done' && (mode === 'use' || mode === 'relearn')) await learn(configJson).catch(() => {});
   }
 
+  /**
+   * Shows `view` once the running extraction has ended and tells the background how it ended: the
+   * background started it (shortcut, context menu) but holds nothing while it runs, since Firefox
+   * suspends an idle event page and a promise it awaited would never settle.
+   */
+  async function announce(view) {
+    await running;
+    let message = { ok: false, error: state.error };
+    if (state.status === 'done') {
+      try {
+        globalThis.texCore.setView(view);
+        message = { ok: true, template_nodes: state.summary.template_nodes, total_nodes: state.summary.total_nodes };
+      } catch (e) {
+        message = { ok: false, error: sentence(broken ?? e) };
+      }
+    }
+    api.runtime.sendMessage({ type: 'tex-ended', ...message }).catch(() => {});
+  }
+
   globalThis.texCore = {
     engine: null,
 
@@ -215,6 +234,11 @@ if (!globalThis.texCore) {
             await running;
             if (state.status === 'error') return { ok: false, error: state.error };
             value = state.summary;
+            break;
+          case 'start':
+            if (state.status !== 'running') running = run(args[0], args[1]);
+            announce(args[2]);
+            value = null;
             break;
           case 'state': value = args[0] ? { ...state, report: fullReport() } : state; break;
           case 'cancel': core.cancel(); value = state; break;

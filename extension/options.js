@@ -110,10 +110,13 @@ async function main() {
   base = { ...defaults, ...stored, equality: { ...defaults.equality, ...stored.equality }, content: { ...defaults.content, ...stored.content } };
   fill(base);
   $(`preset-${presetOf(base)}`).checked = true;
-  $('bench-index').value = (await api.storage.local.get('benchIndex')).benchIndex ?? '';
+  // The store package leaves out the evaluators' section (scripts/store-copy.mjs).
+  const benchIndex = $('bench-index');
+  if (benchIndex) benchIndex.value = (await api.storage.local.get('benchIndex')).benchIndex ?? '';
   const saveIndex = async () => {
-    const index = $('bench-index').value.trim();
-    if (index && !$('bench-index').checkValidity()) return say(t('benchIndexInvalid'), true);
+    if (!benchIndex) return true;
+    const index = benchIndex.value.trim();
+    if (index && !benchIndex.checkValidity()) return say(t('benchIndexInvalid'), true);
     await (index ? api.storage.local.set({ benchIndex: index }) : api.storage.local.remove('benchIndex'));
     return true;
   };
@@ -157,15 +160,15 @@ async function main() {
   });
   $('reset').addEventListener('click', async () => {
     await api.storage.local.remove(['config', 'benchIndex']);
-    $('bench-index').value = '';
+    if (benchIndex) benchIndex.value = '';
     base = defaults;
     fill(defaults);
     $('preset-default').checked = true;
     unsaved = false;
     say(t('defaultsRestored'));
   });
-  $('bench-index').addEventListener('change', saveIndex);
-  $('bench').addEventListener('click', async () => {
+  benchIndex?.addEventListener('change', saveIndex);
+  $('bench')?.addEventListener('click', async () => {
     if (await saveIndex()) api.tabs.create({ url: api.runtime.getURL('bench.html') });
   });
   document.body.dataset.ready = 'true';

@@ -40,7 +40,14 @@ impl LoadRecord {
     pub fn of(url: Url, result: &Result<LoadedPage, LoadError>) -> Self {
         match result {
             Ok(p) => Self { url, error: None, fetch_ms: p.fetch_ms, parse_ms: p.parse_ms, snapshot_ms: p.snapshot_ms },
-            Err(e) => Self { url, error: Some(e.clone()), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 },
+            Err(e) => {
+                // A page refused as too large was parsed up to the limit: that time was spent.
+                let parse_ms = match e {
+                    LoadError::TooLarge { parse_ms, .. } => *parse_ms,
+                    _ => 0.0,
+                };
+                Self { url, error: Some(e.clone()), fetch_ms: 0.0, parse_ms, snapshot_ms: 0.0 }
+            }
         }
     }
 }
@@ -226,6 +233,15 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
 mod tests {
     use super::*;
     use crate::page_source::tests::MemorySource;
+
+    #[test]
+    fn a_page_refused_as_too_large_counts_its_parse_time() {
+        let url = Url::parse("http://s.org/big").unwrap();
+        let refused = LoadError::TooLarge { url: url.to_string(), nodes: 9, limit: 5, parse_ms: 12.5 };
+        let record = LoadRecord::of(url.clone(), &Err(refused));
+        assert_eq!(record.parse_ms, 12.5);
+        assert_eq!(LoadRecord::of(url.clone(), &Err(LoadError::NotFound(url.to_string()))).parse_ms, 0.0);
+    }
 
     fn links(urls: &[&str]) -> Vec<PageLink> {
         urls.iter()

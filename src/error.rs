@@ -5,7 +5,7 @@ use thiserror::Error;
 
 /// Why one page could not be loaded. A candidate that fails this way is
 /// skipped; only the key page failing stops an extraction.
-#[derive(Debug, Error, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Error, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
 pub enum LoadError {
     #[error("{0} was not found")]
@@ -21,7 +21,13 @@ pub enum LoadError {
     #[error("{url} answered HTTP {status}")]
     Http { url: String, status: u16 },
     #[error("{url} has at least {nodes} elements, more than the limit of {limit}; the max_nodes setting raises it")]
-    TooLarge { url: String, nodes: usize, limit: usize },
+    TooLarge {
+        url: String,
+        nodes: usize,
+        limit: usize,
+        /// The parse that found it too large: time spent all the same, which the report's timings count.
+        parse_ms: f64,
+    },
     #[error("{url} has no elements")]
     Empty { url: String },
     #[error("{url} is larger than {} MB, the limit for one page", limit / (1024 * 1024))]

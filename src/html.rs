@@ -98,24 +98,50 @@ fn parser() -> html5ever::driver::Parser<HtmlTreeSink> {
 /// The snapshot of a parsed document, or `None` for a document without
 /// elements (impossible for html5ever, which always creates `<html>`).
 pub fn snapshot(doc: &Html) -> Option<Tree> {
-    let mut b = TreeBuilder::new();
-    for edge in light_tree(*doc.root_element()) {
-        match edge {
-            Edge::Open(node) => match node.value() {
-                Node::Element(e) => {
-                    b.open(e.name(), e.attrs());
-                }
-                Node::Text(t) => b.text(t),
-                _ => {}
-            },
-            Edge::Close(node) => {
-                if node.value().is_element() {
-                    b.close();
+    let mut walk = SnapshotWalk::new(doc);
+    while walk.step(usize::MAX) {}
+    walk.finish()
+}
+
+/// [`snapshot`] a bounded number of edges at a time: on the page's main
+/// thread a 100,000-element page takes a few hundred milliseconds to walk,
+/// and the caller lets the page run between steps.
+pub struct SnapshotWalk<'a> {
+    edges: Box<dyn Iterator<Item = Edge<'a, Node>> + 'a>,
+    builder: TreeBuilder,
+}
+
+impl<'a> SnapshotWalk<'a> {
+    pub fn new(doc: &'a Html) -> Self {
+        Self { edges: Box::new(light_tree(*doc.root_element())), builder: TreeBuilder::new() }
+    }
+
+    /// Walks up to `edges` more edges (an element's opening and closing are
+    /// two); false once the whole document is walked.
+    pub fn step(&mut self, edges: usize) -> bool {
+        for _ in 0..edges {
+            let Some(edge) = self.edges.next() else { return false };
+            match edge {
+                Edge::Open(node) => match node.value() {
+                    Node::Element(e) => {
+                        self.builder.open(e.name(), e.attrs());
+                    }
+                    Node::Text(t) => self.builder.text(t),
+                    _ => {}
+                },
+                Edge::Close(node) => {
+                    if node.value().is_element() {
+                        self.builder.close();
+                    }
                 }
             }
         }
+        true
     }
-    b.finish()
+
+    pub fn finish(self) -> Option<Tree> {
+        self.builder.finish()
+    }
 }
 
 /// The document with every non-template element removed (with its whole

@@ -9,6 +9,7 @@ pub mod app_shell;
 pub mod compare_ahead;
 pub mod complete_subdigraph;
 pub mod config;
+pub mod current_item;
 pub mod dom;
 pub mod dom_distance;
 pub mod equality;

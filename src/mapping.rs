@@ -27,6 +27,10 @@ impl Mapping {
         self.image[n.index()] = Some(m);
     }
 
+    pub fn unset(&mut self, n: NodeId) {
+        self.image[n.index()] = None;
+    }
+
     pub fn is_mapped(&self, n: NodeId) -> bool {
         self.image[n.index()].is_some()
     }

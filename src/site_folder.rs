@@ -124,14 +124,15 @@ impl SiteFolder {
 
     fn parsed(&self, url: &Url, source: &str, fetch_ms: f64) -> Result<LoadedPage, LoadError> {
         let t1 = Instant::now();
-        let too_large = |nodes| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes };
-        let doc = parse_within(source, self.max_nodes).map_err(too_large)?;
+        let too_large =
+            |nodes, parse_ms| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes, parse_ms };
+        let doc = parse_within(source, self.max_nodes).map_err(|nodes| too_large(nodes, ms(t1)))?;
         let parse_ms = ms(t1);
         let t2 = Instant::now();
         let tree = snapshot(&doc).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         let snapshot_ms = ms(t2);
         if tree.len() > self.max_nodes {
-            return Err(too_large(tree.len()));
+            return Err(too_large(tree.len(), parse_ms));
         }
         Ok(LoadedPage { url: url.clone(), tree, fetch_ms, parse_ms, snapshot_ms })
     }
@@ -218,7 +219,10 @@ mod tests {
         write(&d, "big.html", &"<div>".repeat(50));
         let s = SiteFolder::new(d.path(), 20);
         let r = futures::executor::block_on(s.load(&s.url_of("big.html")));
-        assert!(matches!(r, Err(LoadError::TooLarge { nodes: 53, limit: 20, .. })), "{r:?}");
+        assert!(
+            matches!(r, Err(LoadError::TooLarge { nodes: 53, limit: 20, parse_ms, .. }) if parse_ms > 0.0),
+            "{r:?}"
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ use thiserror::Error;
 use url::Url;
 
 use crate::config::Config;
+use crate::current_item::pair_current_items;
 use crate::dom::{name_hash, Gold, Node, NodeId, Tree};
 use crate::error::ExtractError;
 use crate::extract::{extract, Extraction};
@@ -310,6 +311,7 @@ impl PreparedCluster<'_> {
         let page = &*without_generated(page);
         let mut template = vec![false; page.len()];
         let mut mapping = map_page(cfg, &self.skeleton, page);
+        pair_current_items(&self.skeleton, page, &mut mapping);
         if cfg.content.enabled {
             mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, page, &mapping);
         }

@@ -139,7 +139,12 @@ impl PageSource for StoreSource<'_> {
         };
         let parse_ms = ms(t1);
         if tree.len() > self.max_nodes {
-            return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
+            return Err(LoadError::TooLarge {
+                url: url.to_string(),
+                nodes: tree.len(),
+                limit: self.max_nodes,
+                parse_ms,
+            });
         }
         Ok(LoadedPage { url: page.url.clone(), tree, fetch_ms: 0.0, parse_ms, snapshot_ms: 0.0 })
     }

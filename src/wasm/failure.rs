@@ -52,7 +52,9 @@ impl From<&LoadError> for Failure {
             LoadError::OffOrigin { url } => ("loadOffOrigin", vec![text(url)]),
             LoadError::Timeout { url, timeout_ms } => ("loadTimeout", vec![text(url), text(timeout_ms)]),
             LoadError::Http { url, status } => ("loadHttp", vec![text(url), text(status)]),
-            LoadError::TooLarge { url, nodes, limit } => ("loadTooLarge", vec![text(url), text(nodes), text(limit)]),
+            LoadError::TooLarge { url, nodes, limit, .. } => {
+                ("loadTooLarge", vec![text(url), text(nodes), text(limit)])
+            }
             LoadError::Empty { url } => ("loadEmpty", vec![text(url)]),
             // A reason added to the core later reads in English until it gets a key.
             #[allow(unreachable_patterns)]
@@ -108,7 +110,8 @@ mod tests {
 
     #[test]
     fn nested_sentences_keep_the_core_message_and_key_each_part() {
-        let e = ExtractError::KeyPage(LoadError::TooLarge { url: "http://a/".into(), nodes: 9, limit: 5 });
+        let e =
+            ExtractError::KeyPage(LoadError::TooLarge { url: "http://a/".into(), nodes: 9, limit: 5, parse_ms: 1.0 });
         let f = Failure::from(&e);
         assert_eq!(f.message, e.to_string());
         assert_eq!(f.key, "errorKeyPage");

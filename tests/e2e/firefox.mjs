@@ -21,7 +21,8 @@ function geckodriverPath() {
   return existsSync(cargo) ? cargo : 'geckodriver';
 }
 
-export async function launchFirefox() {
+/** `prefs`: more preferences of the test profile, beside the harness's own. */
+export async function launchFirefox({ prefs: extra = {} } = {}) {
   const extension = automationCopy('firefox');
   const downloads = mkdtempSync(join(tmpdir(), 'tex-firefox-downloads-'));
   const geckoId = JSON.parse(readFileSync(join(extension, 'manifest.json'), 'utf8')).browser_specific_settings.gecko.id;
@@ -37,6 +38,7 @@ export async function launchFirefox() {
     'browser.download.dir': downloads,
     'browser.download.useDownloadDir': true,
     'browser.download.always_ask_before_handling_new_types': false,
+    ...extra,
   };
   for (const [name, value] of Object.entries(prefs)) options.setPreference(name, value);
   // An explicit geckodriver and binary: Selenium Manager never looks online.
@@ -69,6 +71,23 @@ export async function launchFirefox() {
     async execute(script, ...args) {
       return driver.executeAsyncScript(`const done = arguments[arguments.length - 1]; Promise.resolve((${script})(...Array.from(arguments).slice(0, -1))).then(done, (e) => done({ __error: String(e) }));`, ...args);
     },
+    /** Runs `script` (a function body; `arguments` holds `args`) in the browser's chrome context, with its privileges. */
+    async inChrome(script, ...args) {
+      await call('POST', '/moz/context', { context: 'chrome' });
+      try {
+        return await call('POST', '/execute/sync', { script, args });
+      } finally {
+        await call('POST', '/moz/context', { context: 'content' });
+      }
+    },
+    /** Presses the extension's keyboard shortcut `key` (Alt+Shift+key) in the browser window, as its key element does. */
+    pressShortcut: (key) => ff.inChrome(`
+      const keyset = document.getElementById('ext-keyset-id-' + arguments[1].replace(/[^a-z0-9_-]/gi, '_'));
+      [...keyset.children].find((k) => k.getAttribute('key') === arguments[0] && k.getAttribute('modifiers') === 'alt,shift').doCommand();`, key, geckoId),
+    /** The state of the extension's background page: 'running', 'stopped' (suspended) and the steps between. */
+    backgroundState: () => ff.inChrome(`
+      const { ExtensionParent } = ChromeUtils.importESModule('resource://gre/modules/ExtensionParent.sys.mjs');
+      return String(ExtensionParent.GlobalManager.getExtension(arguments[0]).backgroundState);`, geckoId),
     /** Opens `url` in a new tab and switches to it; moz-extension:// pages go through the chrome context. */
     async openTab(url) {
       const before = new Set(await driver.getAllWindowHandles());

@@ -196,6 +196,10 @@ test('auto-apply opted into for one site shows the chosen view on a newly opened
   await third.waitForLoadState('networkidle');
   const probe = await third.evaluate(probePage);
   assert.ok(probe.template.length > 0, 'the remembered template is marked');
+  // The template was learnt on a page of another section, whose menu highlights another item.
+  const highlighted = await third.evaluate(() => [...document.querySelectorAll('li.active, li.active > a')]
+    .map((e) => [e.localName, [...e.attributes].some((a) => /^data-tex-[0-9a-z]+-template$/.test(a.name))]));
+  assert.deepEqual(highlighted, [['li', true], ['a', true]], 'the menu\'s highlighted item is template, as a full extraction finds');
   assert.equal(site.hits - hits, 1 + 1, 'the page and its stylesheet only: no page was loaded to find the template');
   await third.screenshot({ path: join(ARTIFACTS, 'chromium-memory-auto.png') });
   await third.close();

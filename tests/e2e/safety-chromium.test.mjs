@@ -30,7 +30,7 @@ safetyTests(test, assert, async (url, config) => {
       await Promise.all([page.close(), popup.close()]);
     },
   };
-});
+}, { exposesFetches: false });
 
 test('no page raised an uncaught error during the tests above', () => {
   assert.deepEqual(browser.errors, []);

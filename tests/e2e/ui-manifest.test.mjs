@@ -90,3 +90,22 @@ test('locales: Spanish has every English message, and every key the UI names exi
   assert.deepEqual(missing, [], `keys without a message: ${missing.join(', ')}`);
   assert.ok(named.size > 60, `${named.size} keys named`);
 });
+
+test('store zips: no Check benchmarks and no development hint; the unpacked build keeps them; the zips\' pages name only messages they hold', () => {
+  for (const browser of ['chrome', 'firefox']) {
+    const zip = join(ROOT, 'dist', `template-extractor-${browser}.zip`);
+    const entries = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const text = (entry) => execFileSync('unzip', ['-p', zip, entry], { encoding: 'latin1', maxBuffer: 64 << 20 });
+    assert.deepEqual(entries.filter((e) => e.startsWith('bench.')), [], `${browser}: no bench.* in the zip`);
+    for (const entry of entries.filter((e) => !e.endsWith('/'))) {
+      const body = text(entry);
+      for (const hint of ['__tex_index', 'serve-bench']) assert.ok(!body.includes(hint), `${browser}: ${entry} holds "${hint}"`);
+    }
+    const en = JSON.parse(text('_locales/en/messages.json'));
+    for (const page of entries.filter((e) => e.endsWith('.html'))) {
+      const missing = [...text(page).matchAll(/data-i18n(?:-[\w-]+)?="(\w+)"/g)].map((m) => m[1]).filter((k) => !en[k]);
+      assert.deepEqual(missing, [], `${browser}: ${page} names messages the zip lacks`);
+    }
+    assert.ok(readdirSync(join(ROOT, 'dist', browser)).includes('bench.html'), `dist/${browser} keeps Check benchmarks`);
+  }
+});
