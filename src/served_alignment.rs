@@ -300,7 +300,8 @@ mod tests {
         let t = a.carry(&served, &live, &served_template);
         let not_template: Vec<String> = tags(&live, &t.iter().map(|x| !x).collect::<Vec<_>>());
         assert_eq!(not_template, ["article", "p", "div", "div", "p"], "article, the ad in main, the banner");
-        let wrap = live.nodes().find(|(_, n)| n.classes.contains(&crate::generated_names::token_hash("wrap"))).unwrap().0;
+        let wrap =
+            live.nodes().find(|(_, n)| n.classes.contains(&crate::generated_names::token_hash("wrap"))).unwrap().0;
         assert!(t[wrap.index()], "the wrapper holds the header");
         assert!(crate::template::is_top_down_closed(&live, &t));
         assert_eq!(tags(&live, &t).iter().filter(|x| *x == "li" || *x == "a").count(), 4, "the filled menu");

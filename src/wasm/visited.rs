@@ -132,6 +132,6 @@ pub async fn extract_visited(config_json: String) -> Result<JsValue, JsValue> {
         check: check(&page.tree, &extraction.template),
         visited: Visited { used: extraction.cs.size, kept: visited },
     });
-    install(Extracted { url, page, template: extraction.template, view: View::Original });
+    install(Extracted { url, page, template: extraction.template, added: Vec::new(), view: View::Original });
     out
 }

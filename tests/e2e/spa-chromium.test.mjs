@@ -107,9 +107,8 @@ test('learning stays on for the site: a page opened later learns its routes with
   }
 });
 
-// The sentence for an app shell ("This site builds its pages in the browser…") comes with the served-comparison
-// work of issue 22 (items 1 and 2, branch `served`); until both are merged the shells still read as a success.
-test('with the option off, the app\'s served shells give no template success', { todo: 'passes once the served-comparison branch is merged' }, async () => {
+// With the option off, the served pages are empty shells: one sentence says so and names the option.
+test('with the option off, the app\'s served shells give the app-shell sentence, no template success', async () => {
   const site = await serveApp();
   try {
     const { page, popup } = await openWithPopup(browser, `${site.origin}/`);
@@ -119,6 +118,7 @@ test('with the option off, the app\'s served shells give no template success', {
     await extract(popup);
     const state = await popupState(popup);
     assert.doesNotMatch(state.error === null ? state.plain : '', /^Found the site's template/, 'no success is reported');
+    assert.match(state.error ?? '', /builds its pages in the browser.*Learn from pages I visit/, 'the app-shell sentence');
     await Promise.all([page.close(), popup.close()]);
   } finally {
     await site.close();
