@@ -2,7 +2,6 @@
 //! loads are answered from the collection, never from the network, so a
 //! crawl is processed exactly as it was captured.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -10,16 +9,19 @@ use url::Url;
 
 use crate::dom::Tree;
 use crate::error::LoadError;
-use crate::html::{parse, snapshot};
 use crate::page_body::ByteBudget;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template_memory::layout_signature;
 
-/// A page of the collection: its decoded HTML and its layout signature
-/// (computed once, when the page was admitted).
+/// A page of the collection: its decoded HTML, its snapshot and its layout
+/// signature, both made once, when the page was admitted. Keeping the
+/// snapshot costs about as much memory as the HTML and saves parsing the
+/// page again for every extraction that loads it and for its output's
+/// template (docs/collection.md).
 pub struct StoredPage {
     pub url: Url,
     pub html: String,
+    pub tree: Tree,
     pub layout: Vec<u64>,
 }
 
@@ -28,10 +30,6 @@ pub struct StoredPage {
 pub struct PageStore {
     pages: Vec<StoredPage>,
     index: HashMap<String, usize>,
-    /// Snapshots of the pages extractions loaded: a site's extractions
-    /// (several per cluster) load the same menu pages again and again, and
-    /// only those are kept, so the cache is bounded by the loads.
-    loaded: RefCell<HashMap<usize, Tree>>,
 }
 
 impl PageStore {
@@ -40,13 +38,13 @@ impl PageStore {
     }
 
     /// Adds a page; `false` when the store already holds its URL.
-    pub fn insert(&mut self, url: Url, html: String, tree: &Tree) -> bool {
+    pub fn insert(&mut self, url: Url, html: String, tree: Tree) -> bool {
         let key = key_of(&url);
         if self.index.contains_key(&key) {
             return false;
         }
         self.index.insert(key, self.pages.len());
-        self.pages.push(StoredPage { url, html, layout: layout_signature(tree) });
+        self.pages.push(StoredPage { url, html, layout: layout_signature(&tree), tree });
         true
     }
 
@@ -55,7 +53,6 @@ impl PageStore {
     pub fn sort(&mut self) {
         self.pages.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
         self.index = self.pages.iter().enumerate().map(|(i, p)| (key_of(&p.url), i)).collect();
-        self.loaded.borrow_mut().clear();
     }
 
     pub fn pages(&self) -> &[StoredPage] {
@@ -128,15 +125,7 @@ impl PageSource for StoreSource<'_> {
         let page = &self.store.pages[i];
         self.budget.take(url.as_str(), 0, page.html.len())?;
         let t1 = Instant::now();
-        let cached = self.store.loaded.borrow().get(&i).cloned();
-        let tree = match cached {
-            Some(tree) => tree,
-            None => {
-                let tree = snapshot(&parse(&page.html)).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
-                self.store.loaded.borrow_mut().insert(i, tree.clone());
-                tree
-            }
-        };
+        let tree = page.tree.clone();
         let parse_ms = ms(t1);
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });
@@ -152,13 +141,14 @@ impl PageSource for StoreSource<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::html::{parse, snapshot};
 
     fn store(urls: &[&str]) -> PageStore {
         let mut s = PageStore::new();
         for u in urls {
             let html = format!("<p>{u}</p>");
             let tree = snapshot(&parse(&html)).unwrap();
-            assert!(s.insert(Url::parse(u).unwrap(), html, &tree));
+            assert!(s.insert(Url::parse(u).unwrap(), html, tree));
         }
         s
     }
@@ -175,7 +165,7 @@ mod tests {
         assert_eq!(find("http://b.test/about.html"), None, "another origin is not in the store");
         let tree = snapshot(&parse("<p>")).unwrap();
         let mut again = store(&["http://a.test/about.html"]);
-        assert!(!again.insert(Url::parse("http://a.test/about.html#x").unwrap(), String::new(), &tree));
+        assert!(!again.insert(Url::parse("http://a.test/about.html#x").unwrap(), String::new(), tree));
     }
 
     #[test]

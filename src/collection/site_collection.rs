@@ -9,7 +9,7 @@ use url::Url;
 use crate::config::Config;
 use crate::dom::Tree;
 use crate::extract::extract;
-use crate::html::{parse, snapshot};
+use crate::html::parse;
 use crate::page_source::PageSource;
 use crate::template_memory::{Cluster, PreparedCluster};
 
@@ -172,7 +172,7 @@ pub fn collect_site(
         .collect();
     for (i, page) in store.pages().iter().enumerate() {
         let doc = parse(&page.html);
-        let Some(tree) = snapshot(&doc) else { continue };
+        let tree = &page.tree;
         let mut alone = || {
             let (template, loads) = match learn(cfg, store, i) {
                 Ok((_, template, loads)) => (template, loads),
@@ -190,7 +190,7 @@ pub fn collect_site(
             GroupTemplate::Learnt { id, .. } => {
                 let clusters = &prepared[group_of[i]];
                 if clusters.first().is_some_and(|c| c.fits(&page.layout).0) {
-                    (Some(*id), PageStatus::Served, join(cfg, clusters, &tree))
+                    (Some(*id), PageStatus::Served, join(cfg, clusters, tree))
                 } else {
                     (Some(*id), PageStatus::Unfit, alone())
                 }
@@ -201,14 +201,14 @@ pub fn collect_site(
             report.served += usize::from(status == PageStatus::Served || status == PageStatus::Representative);
             report.unfit += usize::from(status == PageStatus::Unfit);
         }
-        let content = page_content(&doc, &tree, &template);
+        let content = page_content(&doc, tree, &template);
         summary.add_page(page.html.len(), content.html.len(), content.page_words, content.content_words);
         emit(&PageOutcome {
             url: &page.url,
             cluster,
             status,
             doc: &doc,
-            tree: &tree,
+            tree,
             template: &template,
             content: &content,
             bytes: page.html.len(),
@@ -261,7 +261,7 @@ mod tests {
         let mut store = PageStore::new();
         let mut add = |path: &str, html: String| {
             let a = admit(html.as_bytes(), None, 10_000).unwrap();
-            store.insert(Url::parse("http://site.test/").unwrap().join(path).unwrap(), a.html, &a.tree);
+            store.insert(Url::parse("http://site.test/").unwrap().join(path).unwrap(), a.html, a.tree);
         };
         for n in (1..=5).rev() {
             add(&format!("a{n}.html"), article(n));
@@ -302,7 +302,7 @@ mod tests {
         for n in 0..3 {
             let a =
                 admit(format!("<html><body><main><p>page {n}</p></main></body></html>").as_bytes(), None, 100).unwrap();
-            store.insert(Url::parse(&format!("http://s.test/{n}.html")).unwrap(), a.html, &a.tree);
+            store.insert(Url::parse(&format!("http://s.test/{n}.html")).unwrap(), a.html, a.tree);
         }
         let input = SiteInput { site: "s".into(), store, rejected: Rejections::default() };
         let mut statuses = Vec::new();
