@@ -92,7 +92,7 @@ pub fn site_input(site: String, records: Vec<Record>, max_nodes: usize) -> SiteI
     for r in records {
         match admit(&r.body, r.content_type.as_deref(), max_nodes) {
             Ok(a) => {
-                if !store.insert(r.url, a.html, a.tree) {
+                if !store.insert(r.url, a) {
                     rejected.add(Rejection::Duplicate);
                 }
             }

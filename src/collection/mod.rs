@@ -16,5 +16,6 @@ pub mod page_admission;
 pub mod page_content;
 pub mod page_store;
 pub mod rejection;
+pub mod rendered_body;
 pub mod site_collection;
 pub mod site_summary;
