@@ -12,6 +12,7 @@
 //! pages in as bytes.
 
 pub mod layout_groups;
+pub mod packed_tree;
 pub mod page_admission;
 pub mod page_content;
 pub mod page_store;

@@ -7,22 +7,22 @@ use std::time::Instant;
 
 use url::Url;
 
-use crate::dom::Tree;
 use crate::error::LoadError;
 use crate::page_body::ByteBudget;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template_memory::layout_signature;
 
+use super::packed_tree::PackedTree;
 use super::page_admission::Admitted;
 use super::rendered_body::RenderedBody;
 
-/// A page of the collection: its snapshot and layout signature, made once
-/// when the page was admitted, and what it needs to write its content.
-/// Keeping the snapshot saves parsing the page again for every extraction
-/// that loads it and for its output's template (docs/collection.md).
+/// A page of the collection: its snapshot (packed) and layout signature,
+/// made once when the page was admitted, and what it needs to write its
+/// content. Keeping the snapshot saves parsing the page again for every
+/// extraction that loads it and for its output's template (docs/collection.md).
 pub struct StoredPage {
     pub url: Url,
-    pub tree: Tree,
+    pub tree: PackedTree,
     pub layout: Vec<u64>,
     pub body: PageBody,
     /// Bytes of the page's decoded HTML.
@@ -59,7 +59,8 @@ impl PageStore {
         self.index.insert(key, self.pages.len());
         let bytes = page.html.len();
         let body = page.rendered.map_or(PageBody::Source(page.html), PageBody::Rendered);
-        self.pages.push(StoredPage { url, layout: layout_signature(&page.tree), tree: page.tree, body, bytes });
+        let tree = PackedTree::pack(&page.tree);
+        self.pages.push(StoredPage { url, layout: layout_signature(&page.tree), tree, body, bytes });
         true
     }
 
@@ -140,7 +141,7 @@ impl PageSource for StoreSource<'_> {
         let page = &self.store.pages[i];
         self.budget.take(url.as_str(), 0, page.bytes)?;
         let t1 = Instant::now();
-        let tree = page.tree.clone();
+        let tree = page.tree.unpack();
         let parse_ms = ms(t1);
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge { url: url.to_string(), nodes: tree.len(), limit: self.max_nodes });

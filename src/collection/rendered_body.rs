@@ -25,8 +25,8 @@ use super::page_content::is_raw_text;
 #[derive(Clone, Copy, Debug, Default)]
 struct Span {
     markup: (u32, u32),
-    /// First word and one past the last word, in the body's words.
-    words: (u32, u32),
+    /// Bytes of its words in the body's text; empty when `end <= start`.
+    text: (u32, u32),
 }
 
 /// The body's markup and visible text, with every body element's spans.
@@ -35,8 +35,7 @@ pub struct RenderedBody {
     markup: String,
     /// The body's visible words, one space between two.
     text: String,
-    /// Byte offset of each word in `text`.
-    word_starts: Vec<u32>,
+    words: usize,
     /// Snapshot index of `<body>`: `spans[k]` is element `body + k`'s.
     body: usize,
     spans: Vec<Span>,
@@ -61,7 +60,7 @@ impl RenderedBody {
         let mut r = RenderedBody {
             markup: String::new(),
             text: String::new(),
-            word_starts: Vec::new(),
+            words: 0,
             body: body.index(),
             spans: vec![Span::default(); index.len()],
         };
@@ -79,8 +78,8 @@ impl RenderedBody {
                                 if !r.text.is_empty() {
                                     r.text.push(' ');
                                 }
-                                r.word_starts.push(r.text.len() as u32);
                                 r.text.push_str(word);
+                                r.words += 1;
                             }
                         }
                     }
@@ -93,7 +92,8 @@ impl RenderedBody {
                         ser.start_elem(e.name.clone(), e.attrs.iter().map(|(k, v)| (k, &v[..]))).ok()?;
                         if let Some(k) = numbered {
                             r.spans[k].markup.0 = start;
-                            r.spans[k].words.0 = r.word_starts.len() as u32;
+                            // The element's first word follows a space unless it starts the text.
+                            r.spans[k].text.0 = (r.text.len() + usize::from(!r.text.is_empty())) as u32;
                         }
                         raw_depth += usize::from(is_raw_text(node));
                         void_depth += usize::from(is_void(&e.name));
@@ -107,7 +107,7 @@ impl RenderedBody {
                         void_depth -= usize::from(is_void(&e.name));
                         if let Some(&k) = index.get(&node.id()) {
                             r.spans[k].markup.1 = ser.writer.len() as u32;
-                            r.spans[k].words.1 = r.word_starts.len() as u32;
+                            r.spans[k].text.1 = r.text.len() as u32;
                         }
                     }
                 }
@@ -130,18 +130,15 @@ impl RenderedBody {
     /// The element's visible text, whitespace collapsed, as
     /// [`super::page_content::visible_text`] gives it.
     pub fn text(&self, i: NodeId) -> &str {
-        let Some(&Span { words: (first, end), .. }) = self.span(i) else { return "" };
-        if first == end {
-            return "";
+        match self.span(i) {
+            Some(&Span { text: (start, end), .. }) if end > start => &self.text[start as usize..end as usize],
+            _ => "",
         }
-        let from = self.word_starts[first as usize] as usize;
-        let to = self.word_starts.get(end as usize).map_or(self.text.len(), |&s| s as usize - 1);
-        &self.text[from..to]
     }
 
     /// Words of the whole body.
     pub fn words(&self) -> usize {
-        self.word_starts.len()
+        self.words
     }
 }
 

@@ -169,7 +169,7 @@ pub fn collect_site(
         })
         .collect();
     for (i, page) in store.pages().iter().enumerate() {
-        let tree = &page.tree;
+        let tree = &page.tree.unpack();
         let mut alone = || {
             let (template, loads) = match learn(cfg, store, i) {
                 Ok((_, template, loads)) => (template, loads),
