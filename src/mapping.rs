@@ -81,10 +81,10 @@ pub fn map_siblings(cfg: &Config, t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[Nod
     candidates.sort_unstable();
 
     let mut accepted: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut used2 = vec![false; s2.len()];
+    let (mut used1, mut used2) = (vec![false; s1.len()], vec![false; s2.len()]);
     for key in candidates {
         let (i, j) = ((key >> 32) as u32, key as u32);
-        if accepted.contains_key(&i) || used2[j as usize] {
+        if used1[i as usize] || used2[j as usize] {
             continue;
         }
         if cfg.preserve_order {
@@ -95,6 +95,7 @@ pub fn map_siblings(cfg: &Config, t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[Nod
             }
         }
         accepted.insert(i, j);
+        used1[i as usize] = true;
         used2[j as usize] = true;
     }
     accepted.into_iter().map(|(i, j)| (s1[i as usize], s2[j as usize])).collect()

@@ -49,8 +49,12 @@ impl RenderedBody {
         let elements = numbered_elements(doc);
         let body_node = *elements.get(body.index())?;
         let last = tree.subtree(body).end;
-        let index: std::collections::HashMap<ego_tree::NodeId, usize> =
-            elements[body.index()..last].iter().enumerate().map(|(k, e)| (e.id(), k)).collect();
+        // The body's numbered elements, met in this order by the walk below
+        // (which also enters the shadow-root subtrees the numbering skips).
+        let numbered_ids = &elements[body.index()..last];
+        let mut next = 0;
+        // The span index of each open element, `None` for an unnumbered one.
+        let mut open: Vec<Option<usize>> = Vec::new();
         let opts = SerializeOpts {
             scripting_enabled: false,
             traversal_scope: TraversalScope::IncludeNode,
@@ -62,7 +66,7 @@ impl RenderedBody {
             text: String::new(),
             words: 0,
             body: body.index(),
-            spans: vec![Span::default(); index.len()],
+            spans: vec![Span::default(); numbered_ids.len()],
         };
         let mut raw_depth = 0usize;
         let mut void_depth = 0usize;
@@ -84,7 +88,9 @@ impl RenderedBody {
                         }
                     }
                     Node::Element(e) => {
-                        let numbered = index.get(&node.id()).copied();
+                        let numbered = numbered_ids.get(next).is_some_and(|e| e.id() == node.id()).then_some(next);
+                        next += usize::from(numbered.is_some());
+                        open.push(numbered);
                         if void_depth > 0 || (raw_depth > 0 && numbered.is_some()) {
                             return None;
                         }
@@ -105,13 +111,16 @@ impl RenderedBody {
                         ser.end_elem(e.name.clone()).ok()?;
                         raw_depth -= usize::from(is_raw_text(node));
                         void_depth -= usize::from(is_void(&e.name));
-                        if let Some(&k) = index.get(&node.id()) {
+                        if let Some(k) = open.pop().flatten() {
                             r.spans[k].markup.1 = ser.writer.len() as u32;
                             r.spans[k].text.1 = r.text.len() as u32;
                         }
                     }
                 }
             }
+        }
+        if next != numbered_ids.len() {
+            return None;
         }
         r.markup = String::from_utf8(ser.writer).ok()?;
         Some(r)
