@@ -17,6 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::collection::page_admission::admit;
+use crate::collection::page_content::markdown;
 use crate::collection::page_store::PageStore;
 use crate::collection::rejection::{Rejection, Rejections};
 use crate::collection::site_collection::{collect_site, CollectOptions, PageOutcome, SiteInput};
@@ -32,6 +33,8 @@ pub struct RunOptions {
     pub jobs: usize,
     pub sorted: bool,
     pub progress: bool,
+    /// Add each page's content as Markdown.
+    pub markdown: bool,
 }
 
 /// One output line.
@@ -44,10 +47,14 @@ pub struct PageLine<'a> {
     pub template_share: f64,
     pub content_text: &'a str,
     pub content_html: &'a str,
+    /// Present when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_markdown: Option<String>,
 }
 
 impl<'a> PageLine<'a> {
-    pub fn new(site: &'a str, p: &'a PageOutcome) -> Self {
+    /// The line of page `p`, with its content as Markdown when `with_markdown`.
+    pub fn new(site: &'a str, p: &'a PageOutcome, with_markdown: bool) -> Self {
         PageLine {
             url: p.url.as_str(),
             site,
@@ -56,6 +63,7 @@ impl<'a> PageLine<'a> {
             template_share: p.content.template_share,
             content_text: &p.content.text,
             content_html: &p.content.html,
+            content_markdown: with_markdown.then(|| markdown(&p.content.html).unwrap_or_default()),
         }
     }
 }
@@ -146,7 +154,7 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
                 let input = site_input(site.clone(), records, opts.config.max_nodes);
                 let mut lines = Vec::new();
                 let summary = collect_site(&opts.config, &opts.collect, input, |p| {
-                    let line = serde_json::to_string(&PageLine::new(&site, p)).expect("line serialises");
+                    let line = serde_json::to_string(&PageLine::new(&site, p, opts.markdown)).expect("line serialises");
                     lines.push(line);
                     if lines.len() >= 64 {
                         flush(&out, &mut lines, &write_error);
@@ -249,6 +257,7 @@ pub struct CommandArgs {
     pub jobs: Option<usize>,
     pub sorted: bool,
     pub progress: bool,
+    pub markdown: bool,
 }
 
 /// Runs `tex collect`: pages to `--out` (or stdout), the summary to
@@ -274,6 +283,7 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         sorted: args.sorted,
         progress: args.progress || stderr_is_terminal(),
+        markdown: args.markdown,
     };
     let report = run(&opts, out)?;
     if let Some(path) = &args.summary {

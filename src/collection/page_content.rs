@@ -103,6 +103,13 @@ fn content_of<'a>(
     content
 }
 
+/// The content's markup as Markdown (htmd: headings, lists, links, tables
+/// and code blocks as a reader of Markdown expects them); `None` when the
+/// converter fails on it.
+pub fn markdown(content_html: &str) -> Option<String> {
+    htmd::convert(content_html).ok()
+}
+
 /// Each element's own text (its direct text children, whitespace
 /// collapsed), in the snapshot's numbering: what text-based baselines and
 /// page-level extractors are compared on.
