@@ -9,12 +9,14 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::bench::{read_set, run_site, SiteInfo};
+use crate::collection::page_admission::admit;
 use crate::collection::page_content::own_texts;
 use crate::collection::site_collection::{collect_site, CollectOptions, PageStatus};
 use crate::collection_input::Input;
 use crate::collection_run::site_input;
 use crate::config::Config;
 use crate::dom::Tree;
+use crate::html::parse;
 use crate::score::{score, Score};
 
 /// Template F1 and content F1 (the F1 of the not-template class) of one method on one key page.
@@ -86,24 +88,33 @@ fn run_one(
         peers: BTreeMap::new(),
         error: key_page.error.clone(),
     };
-    let records = match Input::Folder(site.dir.clone()).records() {
+    let records: Vec<_> = match Input::Folder(site.dir.clone()).records() {
         Ok(records) => records.filter_map(Result::ok).collect(),
         Err(e) => {
             r.error = Some(e);
             return r;
         }
     };
+    // Each page's own texts, for the text baselines: the collection keeps
+    // no parsed document, so they are read from the records first.
+    let texts_of: HashMap<String, Vec<String>> = records
+        .iter()
+        .filter_map(|r| {
+            let page = admit(&r.body, r.content_type.as_deref(), cfg.max_nodes).ok()?;
+            Some((r.url.to_string(), own_texts(&parse(&page.html))))
+        })
+        .collect();
     let input = site_input(site.id.clone(), records, cfg.max_nodes);
     let key_path = format!("/{}", site.key.trim_start_matches('/'));
     let mut document_frequency: HashMap<String, usize> = HashMap::new();
     let mut key = None;
     let summary = collect_site(cfg, opts, input, |p| {
-        let texts: HashSet<String> = own_texts(p.doc).into_iter().filter(|t| !t.is_empty()).collect();
-        for t in texts {
-            *document_frequency.entry(t).or_default() += 1;
+        let texts = &texts_of[p.url.as_str()];
+        for t in texts.iter().filter(|t| !t.is_empty()).collect::<HashSet<_>>() {
+            *document_frequency.entry(t.clone()).or_default() += 1;
         }
         if p.url.path() == key_path {
-            key = Some((p.tree.clone(), p.template.to_vec(), own_texts(p.doc), p.status, p.cluster));
+            key = Some((p.tree.clone(), p.template.to_vec(), texts.clone(), p.status, p.cluster));
         }
     });
     r.pages = summary.pages;

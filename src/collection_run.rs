@@ -17,6 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::collection::page_admission::admit;
+use crate::collection::page_content::markdown;
 use crate::collection::page_store::PageStore;
 use crate::collection::rejection::{Rejection, Rejections};
 use crate::collection::site_collection::{collect_site, CollectOptions, PageOutcome, SiteInput};
@@ -32,6 +33,8 @@ pub struct RunOptions {
     pub jobs: usize,
     pub sorted: bool,
     pub progress: bool,
+    /// Add each page's content as Markdown.
+    pub markdown: bool,
 }
 
 /// One output line.
@@ -44,10 +47,14 @@ pub struct PageLine<'a> {
     pub template_share: f64,
     pub content_text: &'a str,
     pub content_html: &'a str,
+    /// Present when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_markdown: Option<String>,
 }
 
 impl<'a> PageLine<'a> {
-    pub fn new(site: &'a str, p: &'a PageOutcome) -> Self {
+    /// The line of page `p`, with its content as Markdown when `with_markdown`.
+    pub fn new(site: &'a str, p: &'a PageOutcome, with_markdown: bool) -> Self {
         PageLine {
             url: p.url.as_str(),
             site,
@@ -56,6 +63,7 @@ impl<'a> PageLine<'a> {
             template_share: p.content.template_share,
             content_text: &p.content.text,
             content_html: &p.content.html,
+            content_markdown: with_markdown.then(|| markdown(&p.content.html).unwrap_or_default()),
         }
     }
 }
@@ -85,6 +93,29 @@ fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// Keeps glibc's threshold for serving an allocation by its own `mmap` at
+/// 128 KiB. By default glibc raises it to the size of each such block freed
+/// (up to 32 MiB), so after a few large pages every later page body, record
+/// and buffer is carved from the heap arenas, whose freed holes stay
+/// resident: peak memory then grew with the number of sites a run had seen
+/// (docs/collection.md). A block served by `mmap` goes back to the system
+/// when freed. Process-wide, so only the CLI sets it.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn fix_mmap_threshold() {
+    const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
+    extern "C" {
+        fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
+    }
+    // SAFETY: mallopt only sets an allocator parameter; called before the
+    // run's threads start, with a documented parameter and a valid value.
+    unsafe {
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn fix_mmap_threshold() {}
+
 /// Admits a site's records into a page store; the rest are counted.
 pub fn site_input(site: String, records: Vec<Record>, max_nodes: usize) -> SiteInput {
     let mut store = PageStore::new();
@@ -92,7 +123,7 @@ pub fn site_input(site: String, records: Vec<Record>, max_nodes: usize) -> SiteI
     for r in records {
         match admit(&r.body, r.content_type.as_deref(), max_nodes) {
             Ok(a) => {
-                if !store.insert(r.url, a.html, &a.tree) {
+                if !store.insert(r.url, a) {
                     rejected.add(Rejection::Duplicate);
                 }
             }
@@ -123,7 +154,7 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
                 let input = site_input(site.clone(), records, opts.config.max_nodes);
                 let mut lines = Vec::new();
                 let summary = collect_site(&opts.config, &opts.collect, input, |p| {
-                    let line = serde_json::to_string(&PageLine::new(&site, p)).expect("line serialises");
+                    let line = serde_json::to_string(&PageLine::new(&site, p, opts.markdown)).expect("line serialises");
                     lines.push(line);
                     if lines.len() >= 64 {
                         flush(&out, &mut lines, &write_error);
@@ -226,6 +257,7 @@ pub struct CommandArgs {
     pub jobs: Option<usize>,
     pub sorted: bool,
     pub progress: bool,
+    pub markdown: bool,
 }
 
 /// Runs `tex collect`: pages to `--out` (or stdout), the summary to
@@ -237,6 +269,7 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
         return Err("Give at least one input: a site folder, a WARC file or a JSONL file.".into());
     }
     let inputs = args.inputs.iter().map(|p| Input::of(p)).collect::<Result<Vec<_>, _>>()?;
+    fix_mmap_threshold();
     let out: Box<dyn Write + Send> = match &args.out {
         Some(path) => {
             Box::new(std::fs::File::create(path).map_err(|e| format!("Cannot write {}: {e}.", path.display()))?)
@@ -250,6 +283,7 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         sorted: args.sorted,
         progress: args.progress || stderr_is_terminal(),
+        markdown: args.markdown,
     };
     let report = run(&opts, out)?;
     if let Some(path) = &args.summary {

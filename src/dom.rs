@@ -130,6 +130,17 @@ impl Tree {
         copy
     }
 
+    /// A tree whose nodes already carry every derived field (links,
+    /// positions, depths), as a packed tree of the collection restores them.
+    pub fn from_complete_nodes(nodes: Vec<Node>, base_href: Option<Box<str>>) -> Option<Tree> {
+        (!nodes.is_empty()).then_some(Tree { nodes, base_href })
+    }
+
+    /// The raw `href` of the document's first `<base href>`.
+    pub fn base_href(&self) -> Option<&str> {
+        self.base_href.as_deref()
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len()
     }

@@ -190,3 +190,21 @@ fn sorted_streaming_gives_the_same_pages_as_grouping_first() {
     assert_eq!(key(&grouped), key(&streamed));
     assert_eq!(summary["pages"], 23 + 13 + 6);
 }
+
+#[test]
+fn markdown_is_added_only_when_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in 1..=5 {
+        std::fs::write(dir.path().join(format!("a{n}.html")), article(n)).unwrap();
+    }
+    let folder = dir.path().to_str().unwrap();
+    let (plain, _, _) = run(&[folder]);
+    assert!(plain.iter().all(|p| p.get("content_markdown").is_none()), "absent unless asked for");
+    let (pages, _, _) = run(&[folder, "--markdown"]);
+    assert_eq!(pages.len(), 5);
+    for p in &pages {
+        let md = p["content_markdown"].as_str().unwrap();
+        assert!(md.starts_with("# Article about "), "the heading as Markdown: {md}");
+        assert!(md.contains("article words of the") && !md.contains("Site footer"), "{md}");
+    }
+}

@@ -24,17 +24,18 @@ fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bo
 /// `pages` is a list of `(url, body, content_type)` tuples, `body` the
 /// page's bytes as captured and `content_type` the HTTP header or `None`.
 /// Returns `(rows, summary)`: one dict per admitted page (url, site,
-/// cluster, status, template_share, content_text, content_html) in URL
-/// order, and the site's summary (clusters, pages left out by reason,
+/// cluster, status, template_share, content_text, content_html, and
+/// content_markdown when `markdown`) in URL order, and the site's summary (clusters, pages left out by reason,
 /// shares of bytes and words removed).
 #[pyfunction]
-#[pyo3(signature = (site, pages, preset = "default", min_cluster = 2))]
+#[pyo3(signature = (site, pages, preset = "default", min_cluster = 2, markdown = false))]
 fn collect_site<'py>(
     py: Python<'py>,
     site: String,
     pages: Vec<(String, Vec<u8>, Option<String>)>,
     preset: &str,
     min_cluster: usize,
+    markdown: bool,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>)> {
     let cfg = Config::preset(preset).ok_or_else(|| {
         PyValueError::new_err(format!("Unknown preset '{preset}'; choose one of {}.", PRESETS.join(", ")))
@@ -55,7 +56,7 @@ fn collect_site<'py>(
         (0..rejected_urls).for_each(|_| input.rejected.add(Rejection::BadUrl));
         let mut lines = Vec::new();
         let summary = collect(&cfg, &CollectOptions { min_cluster }, input, |p| {
-            lines.push(serde_json::to_string(&PageLine::new(&site, p)).expect("line serialises"))
+            lines.push(serde_json::to_string(&PageLine::new(&site, p, markdown)).expect("line serialises"))
         });
         (lines, summary)
     });

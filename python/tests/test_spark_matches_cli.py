@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The PySpark example in local mode on the dev set gives the same rows as
-`tex collect` on the same WARC file.
+`tex collect` on the same WARC file, and `collect_site(markdown=True)` the
+same Markdown as `tex collect --markdown`.
 
 Usage: test_spark_matches_cli.py TEX_BINARY SET_DIR WORK_DIR
 The dev set's site folders are packed into one WARC file first, each site
@@ -13,6 +14,7 @@ import uuid
 from pathlib import Path
 
 import pandas as pd
+import template_extractor
 
 HERE = Path(__file__).resolve().parent
 
@@ -68,6 +70,20 @@ def main():
     pd.testing.assert_frame_equal(spark, cli, check_exact=True)
     served = (cli["status"] == "served").sum()
     print(f"ok: {len(cli)} pages of {cli['site'].nunique()} sites equal in Spark and the CLI ({served} served by a cluster)")
+    markdown_matches_cli(tex, set_dir / "httpx" / "site", work)
+
+
+def markdown_matches_cli(tex, folder: Path, work: Path):
+    """collect_site(markdown=True) gives each page the Markdown `tex collect --markdown` gives it."""
+    out = work / "markdown.jsonl"
+    subprocess.run([tex, "collect", str(folder), "--markdown", "--out", str(out)], check=True)
+    cli = {d["url"]: d["content_markdown"] for d in map(json.loads, out.read_text().splitlines())}
+    files = sorted(p for p in folder.rglob("*.html"))
+    pages = [(f"http://site.local/{'/'.join(p.relative_to(folder).parts)}", p.read_bytes(), None) for p in files]
+    rows, _ = template_extractor.collect_site("site", pages, markdown=True)
+    python = {r["url"]: r["content_markdown"] for r in rows}
+    assert python == cli and any(md.startswith("# ") or "\n# " in md for md in cli.values()), "Markdown differs"
+    print(f"ok: the Markdown of {len(cli)} pages equal in Python and the CLI")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,9 @@ enum Command {
         /// Show progress on stderr even when it is not a terminal.
         #[arg(long)]
         progress: bool,
+        /// Add each page's content as Markdown (content_markdown).
+        #[arg(long)]
+        markdown: bool,
     },
     /// Score the collection mode on a benchmark set: each site's folder as
     /// a collection, its key page's template beside the key-page method, a
@@ -582,7 +585,7 @@ fn main() -> ExitCode {
         Command::CollectBench { set, peers, min_cluster, json } => {
             collection_bench::command(&set, peers.as_deref(), min_cluster, json.as_deref())
         }
-        Command::Collect { inputs, out, summary, preset, config, min_cluster, jobs, sorted, progress } => {
+        Command::Collect { inputs, out, summary, preset, config, min_cluster, jobs, sorted, progress, markdown } => {
             load_config(&preset, config.as_ref()).and_then(|config| {
                 collection_run::command(collection_run::CommandArgs {
                     inputs,
@@ -593,6 +596,7 @@ fn main() -> ExitCode {
                     jobs,
                     sorted,
                     progress,
+                    markdown,
                 })
             })
         }

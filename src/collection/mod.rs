@@ -12,9 +12,11 @@
 //! pages in as bytes.
 
 pub mod layout_groups;
+pub mod packed_tree;
 pub mod page_admission;
 pub mod page_content;
 pub mod page_store;
 pub mod rejection;
+pub mod rendered_body;
 pub mod site_collection;
 pub mod site_summary;

@@ -7,15 +7,18 @@ use crate::html::{parse, snapshot};
 use crate::page_body::{decode_reporting, is_binary, MAX_PAGE_BYTES};
 
 use super::rejection::Rejection;
+use super::rendered_body::RenderedBody;
 
 /// Deepest element nesting accepted: Blink's HTML parser stops nesting at
 /// 512 levels, so a deeper page is not what a browser shows.
 pub const MAX_DEPTH: u32 = 512;
 
-/// A body that passed every check, decoded and snapshotted.
+/// A body that passed every check, decoded, snapshotted and, where its
+/// shape allows, its `<body>` rendered for output.
 pub struct Admitted {
     pub html: String,
     pub tree: Tree,
+    pub rendered: Option<RenderedBody>,
 }
 
 /// Checks and decodes one body. `content_type` is the HTTP header when the
@@ -38,14 +41,16 @@ pub fn admit(body: &[u8], content_type: Option<&str>, max_nodes: usize) -> Resul
     if malformed {
         return Err(Rejection::BrokenCharset);
     }
-    let tree = snapshot(&parse(&html)).ok_or(Rejection::NoElements)?;
+    let doc = parse(&html);
+    let tree = snapshot(&doc).ok_or(Rejection::NoElements)?;
     if tree.len() > max_nodes {
         return Err(Rejection::TooManyElements);
     }
     if tree.nodes().any(|(_, n)| n.depth > MAX_DEPTH) {
         return Err(Rejection::TooDeep);
     }
-    Ok(Admitted { html, tree })
+    let rendered = RenderedBody::render(&doc, &tree);
+    Ok(Admitted { html, tree, rendered })
 }
 
 /// Whether a Content-Type names an HTML document.

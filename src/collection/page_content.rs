@@ -6,8 +6,12 @@ use html5ever::local_name;
 use scraper::{ElementRef, Html, Node};
 use serde::Serialize;
 
-use crate::dom::Tree;
+use std::borrow::Cow;
+
+use crate::dom::{NodeId, Tree};
 use crate::html::numbered_elements;
+
+use super::rendered_body::RenderedBody;
 
 /// The content of one page.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -22,7 +26,7 @@ pub struct PageContent {
 }
 
 /// Elements whose text is code or markup, not words a reader sees.
-fn is_raw_text(node: ego_tree::NodeRef<'_, Node>) -> bool {
+pub fn is_raw_text(node: ego_tree::NodeRef<'_, Node>) -> bool {
     matches!(node.value(), Node::Element(e) if matches!(e.name.local,
         local_name!("script") | local_name!("style") | local_name!("noscript") | local_name!("template")))
 }
@@ -49,32 +53,61 @@ pub fn visible_text(element: ego_tree::NodeRef<'_, Node>) -> String {
 /// The content of `doc` (snapshotted as `tree`) without its `template`.
 pub fn page_content(doc: &Html, tree: &Tree, template: &[bool]) -> PageContent {
     let elements = numbered_elements(doc);
+    let element = |i: usize| elements.get(i).copied().and_then(ElementRef::wrap);
+    let page_words =
+        tree.body().and_then(|b| element(b.index())).map_or(0, |b| visible_text(*b).split_whitespace().count());
+    content_of(tree, template, page_words, |i| element(i).map(|e| (e.html().into(), visible_text(*e).into())))
+}
+
+/// [`page_content`] read from the body rendered when the page was
+/// admitted, without parsing the page again: the same content, byte for byte.
+pub fn rendered_content(body: &RenderedBody, tree: &Tree, template: &[bool]) -> PageContent {
+    content_of(tree, template, body.words(), |i| {
+        let id = NodeId(i as u32);
+        Some((body.html(id).into(), body.text(id).into()))
+    })
+}
+
+/// The content from each topmost non-template element of `<body>`: its
+/// markup and its visible text, as `element` gives them.
+fn content_of<'a>(
+    tree: &Tree,
+    template: &[bool],
+    page_words: usize,
+    element: impl Fn(usize) -> Option<(Cow<'a, str>, Cow<'a, str>)>,
+) -> PageContent {
     let mut content = PageContent::default();
     let Some(body) = tree.body() else { return content };
     let body_nodes = tree.subtree(body);
     let mut html = Vec::new();
     let mut text = Vec::new();
     for i in body_nodes.clone() {
-        let node = tree.node(crate::dom::NodeId(i as u32));
+        let node = tree.node(NodeId(i as u32));
         let topmost = !template[i] && (i == body.index() || node.parent.is_none_or(|p| template[p.index()]));
         if !topmost {
             continue;
         }
-        if let Some(e) = elements.get(i).copied().and_then(ElementRef::wrap) {
-            html.push(e.html());
-            let t = visible_text(*e);
-            if !t.is_empty() {
-                text.push(t);
+        if let Some((markup, words)) = element(i) {
+            html.push(markup);
+            if !words.is_empty() {
+                text.push(words);
             }
         }
     }
     content.html = html.join("\n");
     content.text = text.join("\n");
     content.content_words = content.text.split_whitespace().count();
-    content.page_words = elements.get(body.index()).map_or(0, |&b| visible_text(b).split_whitespace().count());
+    content.page_words = page_words;
     let template_nodes = body_nodes.clone().filter(|&i| template[i]).count();
     content.template_share = template_nodes as f64 / body_nodes.len().max(1) as f64;
     content
+}
+
+/// The content's markup as Markdown (htmd: headings, lists, links, tables
+/// and code blocks as a reader of Markdown expects them); `None` when the
+/// converter fails on it.
+pub fn markdown(content_html: &str) -> Option<String> {
+    htmd::convert(content_html).ok()
 }
 
 /// Each element's own text (its direct text children, whitespace

@@ -2,25 +2,40 @@
 //! loads are answered from the collection, never from the network, so a
 //! crawl is processed exactly as it was captured.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::Instant;
 
 use url::Url;
 
-use crate::dom::Tree;
 use crate::error::LoadError;
-use crate::html::{parse, snapshot};
 use crate::page_body::ByteBudget;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template_memory::layout_signature;
 
-/// A page of the collection: its decoded HTML and its layout signature
-/// (computed once, when the page was admitted).
+use super::packed_tree::PackedTree;
+use super::page_admission::Admitted;
+use super::rendered_body::RenderedBody;
+
+/// A page of the collection: its snapshot (packed) and layout signature,
+/// made once when the page was admitted, and what it needs to write its
+/// content. Keeping the snapshot saves parsing the page again for every
+/// extraction that loads it and for its output's template (docs/collection.md).
 pub struct StoredPage {
     pub url: Url,
-    pub html: String,
+    pub tree: PackedTree,
     pub layout: Vec<u64>,
+    pub body: PageBody,
+    /// Bytes of the page's decoded HTML.
+    pub bytes: usize,
+}
+
+/// What a page keeps to write its content.
+pub enum PageBody {
+    /// Its `<body>` rendered at admission: the content is sliced from it.
+    Rendered(RenderedBody),
+    /// Its decoded HTML, parsed again for output, for the shapes a
+    /// rendering refuses.
+    Source(String),
 }
 
 /// The admitted pages of one site, in URL order once [`PageStore::sort`] ran.
@@ -28,10 +43,6 @@ pub struct StoredPage {
 pub struct PageStore {
     pages: Vec<StoredPage>,
     index: HashMap<String, usize>,
-    /// Snapshots of the pages extractions loaded: a site's extractions
-    /// (several per cluster) load the same menu pages again and again, and
-    /// only those are kept, so the cache is bounded by the loads.
-    loaded: RefCell<HashMap<usize, Tree>>,
 }
 
 impl PageStore {
@@ -40,13 +51,16 @@ impl PageStore {
     }
 
     /// Adds a page; `false` when the store already holds its URL.
-    pub fn insert(&mut self, url: Url, html: String, tree: &Tree) -> bool {
+    pub fn insert(&mut self, url: Url, page: Admitted) -> bool {
         let key = key_of(&url);
         if self.index.contains_key(&key) {
             return false;
         }
         self.index.insert(key, self.pages.len());
-        self.pages.push(StoredPage { url, html, layout: layout_signature(tree) });
+        let bytes = page.html.len();
+        let body = page.rendered.map_or(PageBody::Source(page.html), PageBody::Rendered);
+        let tree = PackedTree::pack(&page.tree);
+        self.pages.push(StoredPage { url, layout: layout_signature(&page.tree), tree, body, bytes });
         true
     }
 
@@ -55,7 +69,6 @@ impl PageStore {
     pub fn sort(&mut self) {
         self.pages.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
         self.index = self.pages.iter().enumerate().map(|(i, p)| (key_of(&p.url), i)).collect();
-        self.loaded.borrow_mut().clear();
     }
 
     pub fn pages(&self) -> &[StoredPage] {
@@ -126,17 +139,9 @@ impl PageSource for StoreSource<'_> {
     async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let i = self.store.position(url).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
         let page = &self.store.pages[i];
-        self.budget.take(url.as_str(), 0, page.html.len())?;
+        self.budget.take(url.as_str(), 0, page.bytes)?;
         let t1 = Instant::now();
-        let cached = self.store.loaded.borrow().get(&i).cloned();
-        let tree = match cached {
-            Some(tree) => tree,
-            None => {
-                let tree = snapshot(&parse(&page.html)).ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
-                self.store.loaded.borrow_mut().insert(i, tree.clone());
-                tree
-            }
-        };
+        let tree = page.tree.unpack();
         let parse_ms = ms(t1);
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge {
@@ -157,13 +162,16 @@ impl PageSource for StoreSource<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collection::page_admission::admit;
+
+    fn page(html: &str) -> Admitted {
+        admit(html.as_bytes(), None, 1000).unwrap()
+    }
 
     fn store(urls: &[&str]) -> PageStore {
         let mut s = PageStore::new();
         for u in urls {
-            let html = format!("<p>{u}</p>");
-            let tree = snapshot(&parse(&html)).unwrap();
-            assert!(s.insert(Url::parse(u).unwrap(), html, &tree));
+            assert!(s.insert(Url::parse(u).unwrap(), page(&format!("<p>{u}</p>"))));
         }
         s
     }
@@ -178,13 +186,12 @@ mod tests {
         assert_eq!(find("http://a.test/about.html?action=edit").as_deref(), Some("/about.html"), "as a static server");
         assert_eq!(find("http://a.test/x?p=2"), None);
         assert_eq!(find("http://b.test/about.html"), None, "another origin is not in the store");
-        let tree = snapshot(&parse("<p>")).unwrap();
         let mut again = store(&["http://a.test/about.html"]);
-        assert!(!again.insert(Url::parse("http://a.test/about.html#x").unwrap(), String::new(), &tree));
+        assert!(!again.insert(Url::parse("http://a.test/about.html#x").unwrap(), page("<p>")));
     }
 
     #[test]
-    fn loads_parse_the_stored_html_and_missing_pages_are_not_found() {
+    fn loads_give_the_stored_snapshot_and_missing_pages_are_not_found() {
         let s = store(&["http://a.test/b.html", "http://a.test/a.html"]);
         let source = s.source(100);
         let page = futures::executor::block_on(source.load(&Url::parse("http://a.test/a").unwrap())).unwrap();

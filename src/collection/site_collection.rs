@@ -2,20 +2,19 @@
 //! layout, learn each group's template once from a representative with the
 //! store as page source, map it onto the rest of the group with zero loads.
 
-use scraper::Html;
 use serde::Serialize;
 use url::Url;
 
 use crate::config::Config;
 use crate::dom::Tree;
 use crate::extract::extract;
-use crate::html::{parse, snapshot};
+use crate::html::parse;
 use crate::page_source::PageSource;
 use crate::template_memory::{Cluster, PreparedCluster};
 
 use super::layout_groups::{group_by_layout, representatives};
-use super::page_content::{page_content, PageContent};
-use super::page_store::PageStore;
+use super::page_content::{page_content, rendered_content, PageContent};
+use super::page_store::{PageBody, PageStore};
 use super::rejection::Rejections;
 use super::site_summary::{ClusterSummary, SiteSummary};
 
@@ -70,7 +69,6 @@ pub struct PageOutcome<'a> {
     pub url: &'a Url,
     pub cluster: Option<usize>,
     pub status: PageStatus,
-    pub doc: &'a Html,
     pub tree: &'a Tree,
     pub template: &'a [bool],
     pub content: &'a PageContent,
@@ -171,8 +169,7 @@ pub fn collect_site(
         })
         .collect();
     for (i, page) in store.pages().iter().enumerate() {
-        let doc = parse(&page.html);
-        let Some(tree) = snapshot(&doc) else { continue };
+        let tree = &page.tree.unpack();
         let mut alone = || {
             let (template, loads) = match learn(cfg, store, i) {
                 Ok((_, template, loads)) => (template, loads),
@@ -190,7 +187,7 @@ pub fn collect_site(
             GroupTemplate::Learnt { id, .. } => {
                 let clusters = &prepared[group_of[i]];
                 if clusters.first().is_some_and(|c| c.fits(&page.layout).0) {
-                    (Some(*id), PageStatus::Served, join(cfg, clusters, &tree))
+                    (Some(*id), PageStatus::Served, join(cfg, clusters, tree))
                 } else {
                     (Some(*id), PageStatus::Unfit, alone())
                 }
@@ -201,17 +198,19 @@ pub fn collect_site(
             report.served += usize::from(status == PageStatus::Served || status == PageStatus::Representative);
             report.unfit += usize::from(status == PageStatus::Unfit);
         }
-        let content = page_content(&doc, &tree, &template);
-        summary.add_page(page.html.len(), content.html.len(), content.page_words, content.content_words);
+        let content = match &page.body {
+            PageBody::Rendered(body) => rendered_content(body, tree, &template),
+            PageBody::Source(html) => page_content(&parse(html), tree, &template),
+        };
+        summary.add_page(page.bytes, content.html.len(), content.page_words, content.content_words);
         emit(&PageOutcome {
             url: &page.url,
             cluster,
             status,
-            doc: &doc,
-            tree: &tree,
+            tree,
             template: &template,
             content: &content,
-            bytes: page.html.len(),
+            bytes: page.bytes,
         });
     }
     summary
@@ -261,7 +260,7 @@ mod tests {
         let mut store = PageStore::new();
         let mut add = |path: &str, html: String| {
             let a = admit(html.as_bytes(), None, 10_000).unwrap();
-            store.insert(Url::parse("http://site.test/").unwrap().join(path).unwrap(), a.html, &a.tree);
+            store.insert(Url::parse("http://site.test/").unwrap().join(path).unwrap(), a);
         };
         for n in (1..=5).rev() {
             add(&format!("a{n}.html"), article(n));
@@ -302,7 +301,7 @@ mod tests {
         for n in 0..3 {
             let a =
                 admit(format!("<html><body><main><p>page {n}</p></main></body></html>").as_bytes(), None, 100).unwrap();
-            store.insert(Url::parse(&format!("http://s.test/{n}.html")).unwrap(), a.html, &a.tree);
+            store.insert(Url::parse(&format!("http://s.test/{n}.html")).unwrap(), a);
         }
         let input = SiteInput { site: "s".into(), store, rejected: Rejections::default() };
         let mut statuses = Vec::new();
