@@ -82,36 +82,52 @@ globalThis.texMemory ??= (() => {
   const pattern = (origin) => { const u = new URL(origin); return `${u.protocol}//${u.hostname}/*`; };
 
   /**
-   * Turns auto-apply on for `origin` with `view`: the host permission for that
-   * origin only (asked from a user gesture), then a persistent content script.
+   * Asks for `origin`'s host permission (from a user gesture), then registers
+   * the persistent content script `id` that runs `file` on the site's pages.
    * Resolves to false when the user refuses the permission.
    */
-  async function enableAuto(origin, view) {
+  async function registerSiteScript(origin, id, file) {
     const origins = [pattern(origin)];
     if (!(await api.permissions.request({ origins }))) return false;
-    const id = scriptId(origin);
-    const known = await api.scripting.getRegisteredContentScripts({ ids: [id] });
-    if (!known.length) {
+    if (!(await api.scripting.getRegisteredContentScripts({ ids: [id] })).length) {
       await api.scripting.registerContentScripts([{
         id, matches: origins, runAt: 'document_idle', persistAcrossSessions: true,
-        js: [...CORE_FILES, 'memory-auto.js'],
+        js: [...CORE_FILES, file],
       }]);
     }
+    return true;
+  }
+
+  /**
+   * Unregisters the content script `id`, then gives `origin`'s host permission
+   * back unless another setting of the same host (auto-apply, learning) still
+   * needs it. Call it once the setting is stored off.
+   */
+  async function unregisterSiteScript(origin, id) {
+    if ((await api.scripting.getRegisteredContentScripts({ ids: [id] })).length) {
+      await api.scripting.unregisterContentScripts({ ids: [id] });
+    }
+    // A permission the manifest itself grants cannot be removed; it was never ours to.
+    const others = [...Object.keys(await autoSites()), ...Object.keys(await learnSites())]
+      .filter((o) => pattern(o) === pattern(origin));
+    if (!others.length) await api.permissions.remove({ origins: [pattern(origin)] }).catch(() => false);
+  }
+
+  /**
+   * Turns auto-apply on for `origin` with `view`: the host permission for that
+   * origin only, then a persistent content script. Resolves to false when the
+   * user refuses the permission.
+   */
+  async function enableAuto(origin, view) {
+    if (!(await registerSiteScript(origin, scriptId(origin), 'memory-auto.js'))) return false;
     await setAuto(origin, view);
     return true;
   }
 
   /** Turns auto-apply off for `origin`: the registration and the permission go. */
   async function disableAuto(origin) {
-    const id = scriptId(origin);
-    if ((await api.scripting.getRegisteredContentScripts({ ids: [id] })).length) {
-      await api.scripting.unregisterContentScripts({ ids: [id] });
-    }
-    // A permission the manifest itself grants cannot be removed; it was never ours to.
-    const others = [...Object.keys(await autoSites()).filter((o) => o !== origin), ...Object.keys(await learnSites())]
-      .filter((o) => pattern(o) === pattern(origin));
-    if (!others.length) await api.permissions.remove({ origins: [pattern(origin)] }).catch(() => false);
     await setAuto(origin, null);
+    await unregisterSiteScript(origin, scriptId(origin));
   }
 
   /** Sites whose visited pages Extract learns from ("Learn from pages I visit"): { origin: true }. */
@@ -134,28 +150,15 @@ globalThis.texMemory ??= (() => {
    * user refuses the permission.
    */
   async function enableLearn(origin) {
-    const origins = [pattern(origin)];
-    if (!(await api.permissions.request({ origins }))) return false;
-    const id = learnScriptId(origin);
-    if (!(await api.scripting.getRegisteredContentScripts({ ids: [id] })).length) {
-      await api.scripting.registerContentScripts([{
-        id, matches: origins, runAt: 'document_idle', persistAcrossSessions: true,
-        js: [...CORE_FILES, 'route-learn.js'],
-      }]);
-    }
+    if (!(await registerSiteScript(origin, learnScriptId(origin), 'route-learn.js'))) return false;
     await setLearn(origin, true);
     return true;
   }
 
   /** Turns it off for `origin`: the registration goes, and the permission unless auto-apply still needs it. */
   async function disableLearn(origin) {
-    const id = learnScriptId(origin);
-    if ((await api.scripting.getRegisteredContentScripts({ ids: [id] })).length) {
-      await api.scripting.unregisterContentScripts({ ids: [id] });
-    }
     await setLearn(origin, false);
-    const others = [...Object.keys(await autoSites()), ...Object.keys(await learnSites())].filter((o) => pattern(o) === pattern(origin));
-    if (!others.length) await api.permissions.remove({ origins: [pattern(origin)] }).catch(() => false);
+    await unregisterSiteScript(origin, learnScriptId(origin));
   }
 
   return {

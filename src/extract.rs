@@ -67,6 +67,22 @@ pub struct Extraction {
     pub timings: Timings,
 }
 
+impl Extraction {
+    /// The same extraction, its template carried onto another snapshot of
+    /// the key page (`url`, `template` per node of that snapshot): the served
+    /// page's result given to the live page the user sees.
+    pub fn carried_to(self, url: Url, template: Vec<bool>) -> Extraction {
+        Extraction {
+            key_url: url,
+            template_ids: ids(&template),
+            template_nodes: count(&template),
+            total_nodes: template.len(),
+            template,
+            ..self
+        }
+    }
+}
+
 /// Extracts the template of an already loaded key page.
 pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) -> Result<Extraction, ExtractError> {
     cfg.validate()?;

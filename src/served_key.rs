@@ -16,7 +16,6 @@ use crate::extract::{extract, Extraction};
 use crate::hyperlink::{normalize, page_links};
 use crate::page_source::{LoadedPage, PageSource};
 use crate::served_alignment::align;
-use crate::template::count;
 
 /// Share of the live page's elements the served page must hold for its
 /// template to stand for the live page's: below it, most of what the user
@@ -111,15 +110,11 @@ pub async fn extract_live<S: PageSource>(
     if served_links == 0 {
         return on_live(cfg, source, live, Fallback::NoServedLinks, (live_share, fetch_ms, align_ms)).await;
     }
-    let mut x = extract(cfg, source, &served).await?;
+    let x = extract(cfg, source, &served).await?;
     let template = alignment.carry(&served.tree, &live.tree, &x.template);
     let added = alignment.added();
     let added_in_template = added.iter().zip(&template).filter(|(a, t)| **a && **t).count();
-    x.key_url = live.url.clone();
-    x.template_ids = template.iter().enumerate().filter(|(_, t)| **t).map(|(i, _)| i as u32).collect();
-    x.template_nodes = count(&template);
-    x.total_nodes = live.tree.len();
-    x.template = template;
+    let mut x = x.carried_to(live.url.clone(), template);
     // The live snapshot is part of this click's work, as on the live path.
     x.timings.snapshot_ms += live.snapshot_ms;
     x.timings.total_ms += fetch_ms + align_ms;

@@ -12,6 +12,7 @@ mod save;
 pub mod view;
 mod visited;
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
 use serde::Serialize;
@@ -44,10 +45,14 @@ struct Extracted {
 }
 
 impl Extracted {
-    /// What the Content view treats as frame: the template, and what scripts
-    /// added (a cookie banner or a chat bubble is not content).
-    fn frame(&self) -> Vec<bool> {
-        self.template.iter().enumerate().map(|(i, &t)| t || self.added.get(i).copied().unwrap_or(false)).collect()
+    /// The marks a view applies. The Content view and its reading column
+    /// treat what scripts added as frame too (a cookie banner or a chat
+    /// bubble is not content); the other views show the template alone.
+    fn marks(&self, content_view: bool) -> Cow<'_, [bool]> {
+        if !content_view || self.added.is_empty() {
+            return Cow::Borrowed(&self.template);
+        }
+        Cow::Owned(self.template.iter().zip(&self.added).map(|(&t, &a)| t || a).collect())
     }
 }
 
@@ -188,10 +193,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let doc = document()?;
     let window = web_sys::window().ok_or("this script has no window")?;
     let performance = window.performance().ok_or("this browser has no performance clock")?;
-    let url = Url::parse(&doc.url()?).map_err(|_| sentence(ExtractError::Restricted(doc.url().unwrap_or_default())))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(sentence(ExtractError::Restricted(url.to_string())));
-    }
+    let url = web_page_url(&doc)?;
     // In the original view no element carries our marks: the restore's
     // document-wide queries then suffice (our own elements, marks on copies),
     // without touching every element, which would also make the browser
@@ -202,12 +204,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     }
 
     notify(&progress, "snapshot", 0, 0);
-    let t0 = performance.now();
-    let empty = || sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() }));
-    let root = doc.document_element().ok_or_else(empty)?;
-    let (page, kept) = live_snapshot::current(&root, &url, previous.map(|l| l.page)).ok_or_else(empty)?;
-    let LiveSnapshot { tree, elements, taken } = page;
-    let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: performance.now() - t0 };
+    let (key, elements, taken, kept) = read_key(&doc, &url, previous.map(|l| l.page), || performance.now())?;
 
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);
@@ -249,8 +246,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         key_snapshot_kept: kept,
         check: check(&page.tree, &extraction.template),
     });
-    let extracted = Extracted { url, page, template: extraction.template, added, view: View::Original };
-    LAST.with_borrow_mut(|last| *last = Some(extracted));
+    install(Extracted { url, page, template: extraction.template, added, view: View::Original });
     out
 }
 
@@ -283,8 +279,7 @@ pub fn set_view(name: &str) -> Result<String, JsValue> {
                 vec![],
             )));
         }
-        let shown = if view == View::Content { l.frame() } else { l.template.clone() };
-        view::show(doc, &l.page.tree, &l.page.elements, &shown, view)?;
+        view::show(doc, &l.page.tree, &l.page.elements, &l.marks(view == View::Content), view)?;
         l.view = view;
         Ok(view.name().to_string())
     })
@@ -315,8 +310,7 @@ pub fn regions(kind: &str) -> Result<js_sys::Array, JsValue> {
     };
     with_last(|_, l| {
         // The reading column holds content only: what scripts added is frame there.
-        let shown = if hidden_by == View::Template { l.frame() } else { l.template.clone() };
-        let roots = view::hidden_roots(&l.page.tree, &shown, hidden_by);
+        let roots = view::hidden_roots(&l.page.tree, &l.marks(hidden_by == View::Template), hidden_by);
         Ok(roots.iter().zip(&l.page.elements).filter(|(r, _)| **r).map(|(_, e)| JsValue::from(e)).collect())
     })
 }
@@ -343,6 +337,33 @@ fn take_last(doc: &Document) -> Result<Option<LiveSnapshot>, JsValue> {
         view::restore(doc, &l.page.elements)?;
     }
     Ok(Some(l.page))
+}
+
+/// The page's address, refused in one sentence unless it is a web page.
+fn web_page_url(doc: &Document) -> Result<Url, JsValue> {
+    let url = Url::parse(&doc.url()?).map_err(|_| sentence(ExtractError::Restricted(doc.url().unwrap_or_default())))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(sentence(ExtractError::Restricted(url.to_string())));
+    }
+    Ok(url)
+}
+
+/// The live page as the key page of an extraction (the previous click's
+/// snapshot when the page has not changed since), its elements, and whether
+/// the snapshot was kept; `now` times the read.
+fn read_key(
+    doc: &Document,
+    url: &Url,
+    previous: Option<LiveSnapshot>,
+    now: impl Fn() -> f64,
+) -> Result<(LoadedPage, Vec<Element>, live_snapshot::Taken, bool), JsValue> {
+    let t0 = now();
+    let empty = || sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() }));
+    let root = doc.document_element().ok_or_else(empty)?;
+    let (page, kept) = live_snapshot::current(&root, url, previous).ok_or_else(empty)?;
+    let LiveSnapshot { tree, elements, taken } = page;
+    let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: now() - t0 };
+    Ok((key, elements, taken, kept))
 }
 
 /// Template memory's hook: a remembered template becomes the page's current

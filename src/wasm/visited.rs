@@ -7,17 +7,18 @@
 use std::cell::RefCell;
 
 use serde::Serialize;
-use url::Url;
 use wasm_bindgen::prelude::*;
 
 use super::failure::{text, Failure};
-use super::live_snapshot::{self, LiveSnapshot};
+use super::live_snapshot::LiveSnapshot;
 use super::view::View;
-use super::{check, document, install, json_to_js, live_dom, reject, sentence, take_last, to_js, Check, Extracted};
+use super::{
+    check, document, install, json_to_js, live_dom, read_key, reject, sentence, take_last, to_js, web_page_url, Check,
+    Extracted,
+};
 use crate::config::Config;
-use crate::error::{ExtractError, LoadError};
+use crate::error::ExtractError;
 use crate::extract::Extraction;
-use crate::page_source::LoadedPage;
 use crate::visited_routes::{VisitedError, VisitedRoutes};
 
 thread_local! {
@@ -26,11 +27,6 @@ thread_local! {
 
 fn now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-fn page_url() -> Result<Url, JsValue> {
-    let doc = document()?;
-    Url::parse(&doc.url()?).map_err(|_| sentence(ExtractError::Restricted(doc.url().unwrap_or_default())))
 }
 
 /// What keeping one route cost, for the popup's callers and `scripts/spa-cost.mjs`.
@@ -45,8 +41,9 @@ struct Remembered {
 /// Keeps a snapshot of the route now rendered.
 #[wasm_bindgen]
 pub fn remember_route() -> Result<JsValue, JsValue> {
-    let url = page_url()?;
-    let root = document()?.document_element().ok_or("the page has no elements")?;
+    let doc = document()?;
+    let url = web_page_url(&doc)?;
+    let root = doc.document_element().ok_or("the page has no elements")?;
     let t0 = now();
     let Some((tree, _)) = live_dom::snapshot(&root) else { return Ok(JsValue::NULL) };
     let snapshot_ms = now() - t0;
@@ -60,7 +57,7 @@ pub fn remember_route() -> Result<JsValue, JsValue> {
 /// How many visited routes other than the current one are kept.
 #[wasm_bindgen]
 pub fn visited_count() -> Result<usize, JsValue> {
-    let url = page_url()?;
+    let url = web_page_url(&document()?)?;
     Ok(VISITED.with_borrow(|routes| routes.others(&url)))
 }
 
@@ -97,17 +94,9 @@ fn failure(e: &VisitedError) -> JsValue {
 pub async fn extract_visited(config_json: String) -> Result<JsValue, JsValue> {
     let cfg: Config = serde_json::from_str(&config_json).map_err(|e| sentence(ExtractError::Config(e.to_string())))?;
     let doc = document()?;
-    let url = page_url()?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(sentence(ExtractError::Restricted(url.to_string())));
-    }
+    let url = web_page_url(&doc)?;
     let previous = take_last(&doc)?;
-    let t0 = now();
-    let empty = || sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() }));
-    let root = doc.document_element().ok_or_else(empty)?;
-    let (page, kept) = live_snapshot::current(&root, &url, previous).ok_or_else(empty)?;
-    let LiveSnapshot { tree, elements, taken } = page;
-    let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: now() - t0 };
+    let (key, elements, taken, kept) = read_key(&doc, &url, previous, now)?;
     // Taken out for the extraction, so no borrow spans an await; a route
     // remembered meanwhile is newer and stays in front.
     let routes = VISITED.with_borrow_mut(std::mem::take);
