@@ -40,6 +40,7 @@ test('shortcut: the result arrives although Firefox suspended the background dur
   assert.ok(states.has('stopped'), `the background was suspended meanwhile (states seen: ${[...states]})`);
 
   const options = await ff.openTab(ff.extensionUrl('options.html'));
+  await ff.waitFor('body[data-ready="true"]');
   const button = await until(() => ff.execute(async (u) => {
     const tab = (await browser.tabs.query({})).find((t) => t.url === u);
     const text = await browser.action.getBadgeText({ tabId: tab.id });
