@@ -85,7 +85,9 @@ impl PageStore {
 
     /// The page a link names, as a static server would resolve it: the URL
     /// itself (fragment dropped), a directory's `index.html`, the URL with
-    /// `.html` added, and these without the query. Without the query, a
+    /// `.html` added, then a directory's `index.html` for a URL without its
+    /// final slash (a server redirects `/x` to `/x/`; the order is
+    /// `tex extract`'s), and these without the query. Without the query, a
     /// mirrored site's `page.html?action=x` finds its file as a static server
     /// finds it; in a crawl the query-less page is a page of the same site,
     /// which is all a candidate needs to be.
@@ -106,6 +108,7 @@ impl PageStore {
             Some(key.clone()),
             key.ends_with('/').then(|| format!("{key}index.html")),
             (extensionless && !key.ends_with('/') && url.query().is_none()).then(|| format!("{key}.html")),
+            (extensionless && !key.ends_with('/') && url.query().is_none()).then(|| format!("{key}/index.html")),
         ];
         tries.into_iter().flatten().find_map(|k| self.index.get(&k).copied())
     }
@@ -181,6 +184,7 @@ mod tests {
         let s = store(&["http://a.test/docs/index.html", "http://a.test/about.html", "http://a.test/x?p=1"]);
         let find = |u: &str| s.find(&Url::parse(u).unwrap()).map(|p| p.url.path().to_string());
         assert_eq!(find("http://a.test/docs/").as_deref(), Some("/docs/index.html"));
+        assert_eq!(find("http://a.test/docs").as_deref(), Some("/docs/index.html"), "as /docs redirects to /docs/");
         assert_eq!(find("http://a.test/about#team").as_deref(), Some("/about.html"));
         assert_eq!(find("http://a.test/x?p=1").as_deref(), Some("/x"));
         assert_eq!(find("http://a.test/about.html?action=edit").as_deref(), Some("/about.html"), "as a static server");
