@@ -5,6 +5,9 @@ site, the growth exponent in pages per site (generated sites of 1,000 to
 10,000 pages), and peak memory with 1 and 20 copies of the dev set as a
 host-sorted JSONL stream (`--sorted`).
 
+Each tex run is measured as `tex collect` runs by default (every page
+compared with its own neighbours too) and, where said, with `--fast`.
+
 Usage: collection_speed.py TEX_BINARY SET_DIR WORK_DIR
 """
 import json
@@ -103,8 +106,11 @@ def main():
     size = sum(f.stat().st_size for f in files)
     print(f"{CORES} cores; tex collect --jobs 1 unless said; trafilatura {trafilatura.__version__} on one core")
 
+    traf = trafilatura_cpu(files)
     wall, cpu, rss = run_tex(tex, ["--jobs", "1", *folders])
-    report("dev set, 1 job", len(files), size, wall, cpu, rss, trafilatura_cpu(files))
+    report("dev set, 1 job", len(files), size, wall, cpu, rss, traf)
+    wall, cpu, rss = run_tex(tex, ["--fast", "--jobs", "1", *folders])
+    report("dev set, 1 job, --fast", len(files), size, wall, cpu, rss, traf)
     wall, cpu, rss = run_tex(tex, ["--jobs", str(CORES), *folders])
     report(f"dev set, {CORES} jobs", len(files), size, wall, cpu, rss)
 
@@ -119,6 +125,9 @@ def main():
         times[n] = cpu
         traf = trafilatura_cpu(gen_files) if n == 10000 else None
         report(f"generated site, {n} pages", len(gen_files), gen_size, wall, cpu, rss, traf)
+        if traf is not None:
+            wall, cpu, rss = run_tex(tex, ["--fast", "--jobs", "1", str(root)])
+            report(f"generated site, {n} pages, --fast", len(gen_files), gen_size, wall, cpu, rss, traf)
     exponent = math.log(times[10000] / times[1000]) / math.log(10)
     print(f"growth exponent in pages per site (CPU time, 1,000 to 10,000 pages): {exponent:.2f}")
 

@@ -54,6 +54,8 @@ pub struct SiteAccuracy {
     pub status: Option<PageStatus>,
     pub cluster_pages: usize,
     pub collection: Accuracy,
+    /// The collection mode with `fast` (templates served with zero loads).
+    pub fast: Accuracy,
     pub key_page: Accuracy,
     pub frequency: Accuracy,
     /// Page-level extractors by name.
@@ -83,6 +85,7 @@ fn run_one(
         status: None,
         cluster_pages: 0,
         collection: Accuracy::default(),
+        fast: Accuracy::default(),
         key_page: Accuracy { template_f1: key_page.score.f1, content_f1: content_f1(&key_page.score) },
         frequency: Accuracy::default(),
         peers: BTreeMap::new(),
@@ -104,8 +107,15 @@ fn run_one(
             Some((r.url.to_string(), own_texts(&parse(&page.html))))
         })
         .collect();
-    let input = site_input(site.id.clone(), records, cfg.max_nodes);
     let key_path = format!("/{}", site.key.trim_start_matches('/'));
+    let fast = CollectOptions { fast: true, ..*opts };
+    let mut fast_template = None;
+    collect_site(cfg, &fast, site_input(site.id.clone(), records.clone(), cfg.max_nodes), |p| {
+        if p.url.path() == key_path {
+            fast_template = Some(p.template.to_vec());
+        }
+    });
+    let input = site_input(site.id.clone(), records, cfg.max_nodes);
     let mut document_frequency: HashMap<String, usize> = HashMap::new();
     let mut key = None;
     let summary = collect_site(cfg, opts, input, |p| {
@@ -125,6 +135,7 @@ fn run_one(
     r.status = Some(status);
     r.cluster_pages = cluster.map_or(1, |c| summary.clusters[c].pages);
     r.collection = Accuracy::of(&tree, &template);
+    r.fast = fast_template.map_or_else(Accuracy::default, |t| Accuracy::of(&tree, &t));
     let half = summary.pages.div_ceil(2).max(2);
     r.frequency = Accuracy::of(&tree, &text_template(&tree, &texts, |t| document_frequency[t] < half));
     for (name, extracted) in peers.into_iter().flatten() {
@@ -159,7 +170,7 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         None => PeerTexts::new(),
     };
     let cfg = Config::default();
-    let results = run(set, &cfg, &CollectOptions { min_cluster }, &peers)?;
+    let results = run(set, &cfg, &CollectOptions { min_cluster, fast: false }, &peers)?;
     let names: Vec<String> = results
         .iter()
         .flat_map(|r| r.peers.keys().cloned())
@@ -168,15 +179,15 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         .collect();
     let pct = |v: f64| format!("{:6.2}", 100.0 * v);
     print!(
-        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13}",
-        "site", "pages", "cluster", "key page is", "collection", "key-page", "frequency"
+        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {:>13}",
+        "site", "pages", "cluster", "key page is", "collection", "fast", "key-page", "frequency"
     );
     for n in &names {
         print!(" {:>13}", n.chars().take(13).collect::<String>());
     }
     println!(
-        "\n{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13}",
-        "", "", "", "", "tmpl / cont", "tmpl / cont", "tmpl / cont"
+        "\n{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {:>13}",
+        "", "", "", "", "tmpl / cont", "tmpl / cont", "tmpl / cont", "tmpl / cont"
     );
     let cell = |a: &Accuracy| format!("{} {}", pct(a.template_f1), pct(a.content_f1));
     for r in &results {
@@ -185,12 +196,13 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         }
         let status = r.status.map_or("-".to_string(), |s| format!("{s:?}").to_lowercase());
         print!(
-            "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13}",
+            "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {:>13}",
             r.site,
             r.pages,
             r.cluster_pages,
             status,
             cell(&r.collection),
+            cell(&r.fast),
             cell(&r.key_page),
             cell(&r.frequency)
         );
@@ -205,12 +217,13 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         Accuracy { template_f1: t / n, content_f1: c / n }
     };
     print!(
-        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13}",
+        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {:>13}",
         "macro avg",
         "",
         "",
         "",
         cell(&mean(&|r| r.collection)),
+        cell(&mean(&|r| r.fast)),
         cell(&mean(&|r| r.key_page)),
         cell(&mean(&|r| r.frequency))
     );

@@ -16,6 +16,7 @@ use crate::collection::rejection::Rejection;
 use crate::site_folder::ORIGIN;
 
 /// One page as read from an input, before any check.
+#[derive(Clone)]
 pub struct Record {
     /// The site the page belongs to: its origin, or the folder it came from.
     pub site: String,

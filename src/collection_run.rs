@@ -253,7 +253,7 @@ pub struct CommandArgs {
     pub out: Option<std::path::PathBuf>,
     pub summary: Option<std::path::PathBuf>,
     pub config: Config,
-    pub min_cluster: usize,
+    pub collect: CollectOptions,
     pub jobs: Option<usize>,
     pub sorted: bool,
     pub progress: bool,
@@ -279,7 +279,7 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
     let opts = RunOptions {
         inputs,
         config: args.config,
-        collect: CollectOptions { min_cluster: args.min_cluster },
+        collect: args.collect,
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         sorted: args.sorted,
         progress: args.progress || stderr_is_terminal(),

@@ -138,7 +138,7 @@ fn bad_records_are_counted_by_reason_and_the_run_completes() {
     assert_eq!(sites, ["http://a.test", "http://b.test", "https://c.test"]);
     assert_eq!(pages.len(), 5 + 1 + 3);
     for p in pages.iter().filter(|p| p["site"] != "http://b.test") {
-        assert!(p["status"] == "representative" || p["status"] == "served", "{p}");
+        assert!(p["status"] == "representative" || p["status"] == "compared", "{p}");
         let text = p["content_text"].as_str().unwrap();
         assert!(text.starts_with("Article about") && !text.contains("footer"), "{text}");
         let html = p["content_html"].as_str().unwrap();
@@ -207,4 +207,28 @@ fn markdown_is_added_only_when_asked_for() {
         assert!(md.starts_with("# Article about "), "the heading as Markdown: {md}");
         assert!(md.contains("article words of the") && !md.contains("Site footer"), "{md}");
     }
+}
+
+#[test]
+fn fast_serves_the_cluster_with_zero_loads_and_the_default_compares_each_page() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in 1..=5 {
+        std::fs::write(dir.path().join(format!("a{n}.html")), article(n)).unwrap();
+    }
+    let folder = dir.path().to_str().unwrap();
+    let statuses =
+        |pages: &[Value]| pages.iter().map(|p| p["status"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    let loads = |summary: &Value| summary["sites"][0]["clusters"][0]["loads"].as_u64().unwrap();
+    let (compared, compared_summary, _) = run(&[folder]);
+    let (fast, fast_summary, _) = run(&[folder, "--fast"]);
+    for (pages, other) in [(&compared, "compared"), (&fast, "served")] {
+        let s = statuses(pages);
+        assert_eq!(s.iter().filter(|s| *s == "representative").count(), 1, "{s:?}");
+        assert!(s.iter().all(|s| s == "representative" || s == other), "{s:?}");
+        for p in pages {
+            let text = p["content_text"].as_str().unwrap();
+            assert!(text.starts_with("Article about") && !text.contains("footer"), "{text}");
+        }
+    }
+    assert!(loads(&compared_summary) > loads(&fast_summary), "each compared page loads its own neighbours");
 }

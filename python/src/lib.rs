@@ -26,9 +26,10 @@ fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bo
 /// Returns `(rows, summary)`: one dict per admitted page (url, site,
 /// cluster, status, template_share, content_text, content_html, and
 /// content_markdown when `markdown`) in URL order, and the site's summary (clusters, pages left out by reason,
-/// shares of bytes and words removed).
+/// shares of bytes and words removed). `fast` serves a cluster's pages from
+/// its representatives' templates alone, as `tex collect --fast` does.
 #[pyfunction]
-#[pyo3(signature = (site, pages, preset = "default", min_cluster = 2, markdown = false))]
+#[pyo3(signature = (site, pages, preset = "default", min_cluster = 2, markdown = false, fast = false))]
 fn collect_site<'py>(
     py: Python<'py>,
     site: String,
@@ -36,6 +37,7 @@ fn collect_site<'py>(
     preset: &str,
     min_cluster: usize,
     markdown: bool,
+    fast: bool,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>)> {
     let cfg = Config::preset(preset).ok_or_else(|| {
         PyValueError::new_err(format!("Unknown preset '{preset}'; choose one of {}.", PRESETS.join(", ")))
@@ -55,7 +57,7 @@ fn collect_site<'py>(
         let mut input = site_input(site.clone(), records, cfg.max_nodes);
         (0..rejected_urls).for_each(|_| input.rejected.add(Rejection::BadUrl));
         let mut lines = Vec::new();
-        let summary = collect(&cfg, &CollectOptions { min_cluster }, input, |p| {
+        let summary = collect(&cfg, &CollectOptions { min_cluster, fast }, input, |p| {
             lines.push(serde_json::to_string(&PageLine::new(&site, p, markdown)).expect("line serialises"))
         });
         (lines, summary)

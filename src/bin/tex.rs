@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use template_extractor::bench::{everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
+use template_extractor::collection::site_collection::CollectOptions;
 use template_extractor::config::{Config, PRESETS};
 use template_extractor::dom::Tree;
 use template_extractor::error::ExtractError;
@@ -127,6 +128,9 @@ enum Command {
         /// Add each page's content as Markdown (content_markdown).
         #[arg(long)]
         markdown: bool,
+        /// Serve a cluster's pages from its representatives' templates alone, with zero loads: faster, less accurate.
+        #[arg(long)]
+        fast: bool,
     },
     /// Score the collection mode on a benchmark set: each site's folder as
     /// a collection, its key page's template beside the key-page method, a
@@ -585,21 +589,31 @@ fn main() -> ExitCode {
         Command::CollectBench { set, peers, min_cluster, json } => {
             collection_bench::command(&set, peers.as_deref(), min_cluster, json.as_deref())
         }
-        Command::Collect { inputs, out, summary, preset, config, min_cluster, jobs, sorted, progress, markdown } => {
-            load_config(&preset, config.as_ref()).and_then(|config| {
-                collection_run::command(collection_run::CommandArgs {
-                    inputs,
-                    out,
-                    summary,
-                    config,
-                    min_cluster,
-                    jobs,
-                    sorted,
-                    progress,
-                    markdown,
-                })
+        Command::Collect {
+            inputs,
+            out,
+            summary,
+            preset,
+            config,
+            min_cluster,
+            jobs,
+            sorted,
+            progress,
+            markdown,
+            fast,
+        } => load_config(&preset, config.as_ref()).and_then(|config| {
+            collection_run::command(collection_run::CommandArgs {
+                inputs,
+                out,
+                summary,
+                config,
+                collect: CollectOptions { min_cluster, fast },
+                jobs,
+                sorted,
+                progress,
+                markdown,
             })
-        }
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

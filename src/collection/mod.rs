@@ -11,6 +11,7 @@
 //! Zeleny and Burget's clusters). Nothing here reads files: the glue hands
 //! pages in as bytes.
 
+pub mod cluster_agreement;
 pub mod layout_groups;
 pub mod packed_tree;
 pub mod page_admission;

@@ -1,6 +1,8 @@
 //! One site of a collection from its pages to their content: group by
-//! layout, learn each group's template once from a representative with the
-//! store as page source, map it onto the rest of the group with zero loads.
+//! layout, learn each group's template from a few representatives with the
+//! store as page source, then give every page of the group its own
+//! comparison joined with what the representatives agree on (or, `fast`,
+//! their templates alone, mapped with zero loads).
 
 use serde::Serialize;
 use url::Url;
@@ -12,6 +14,7 @@ use crate::html::parse;
 use crate::page_source::PageSource;
 use crate::template_memory::{Cluster, PreparedCluster};
 
+use super::cluster_agreement::{joined, majority};
 use super::layout_groups::{group_by_layout, representatives};
 use super::page_content::{page_content, rendered_content, PageContent};
 use super::page_store::{PageBody, PageStore};
@@ -28,11 +31,15 @@ pub struct CollectOptions {
     /// Fewest pages of one layout that form a cluster; pages of smaller
     /// groups are reported as unclustered.
     pub min_cluster: usize,
+    /// Serve a cluster's pages from its representatives' templates alone,
+    /// with zero loads, instead of comparing each page with its own linked
+    /// pages too: faster, less accurate (see docs/collection.md).
+    pub fast: bool,
 }
 
 impl Default for CollectOptions {
     fn default() -> Self {
-        Self { min_cluster: 2 }
+        Self { min_cluster: 2, fast: false }
     }
 }
 
@@ -42,8 +49,12 @@ impl Default for CollectOptions {
 pub enum PageStatus {
     /// The page the cluster's template was extracted from.
     Representative,
-    /// The cluster's template mapped onto the page, zero loads.
+    /// The cluster's templates mapped onto the page, zero loads (`fast`,
+    /// or a page none of whose links the collection holds).
     Served,
+    /// The page compared with its own linked pages of the collection, with
+    /// what most of the cluster's templates map onto added.
+    Compared,
     /// Its layout group is smaller than the minimum cluster size: the full
     /// method ran on the page alone (no template when that failed too).
     Unclustered,
@@ -53,8 +64,6 @@ pub enum PageStatus {
     /// No representative of its group could be extracted.
     NoTemplate,
 }
-
-impl PageStatus {}
 
 /// One site's pages and the records of it already left out.
 pub struct SiteInput {
@@ -170,33 +179,50 @@ pub fn collect_site(
         .collect();
     for (i, page) in store.pages().iter().enumerate() {
         let tree = &page.tree.unpack();
-        let mut alone = || {
+        let mut own_loads = 0;
+        let mut own = || {
             let (template, loads) = match learn(cfg, store, i) {
-                Ok((_, template, loads)) => (template, loads),
-                Err((_, loads)) => (vec![false; tree.len()], loads),
+                Ok((_, template, loads)) => (Some(template), loads),
+                Err((_, loads)) => (None, loads),
             };
-            summary.alone_loads += loads;
+            own_loads += loads;
             template
         };
         let (cluster, status, template) = match &learnt[group_of[i]] {
-            GroupTemplate::Small => (None, PageStatus::Unclustered, alone()),
+            GroupTemplate::Small => (None, PageStatus::Unclustered, own().unwrap_or_else(|| vec![false; tree.len()])),
             GroupTemplate::Failed(id) => (Some(*id), PageStatus::NoTemplate, vec![false; tree.len()]),
-            GroupTemplate::Learnt { id, representative, template, .. } if *representative == i => {
-                (Some(*id), PageStatus::Representative, template.clone())
-            }
-            GroupTemplate::Learnt { id, .. } => {
+            GroupTemplate::Learnt { id, representative, template: learnt, .. } => {
                 let clusters = &prepared[group_of[i]];
-                if clusters.first().is_some_and(|c| c.fits(&page.layout).0) {
-                    (Some(*id), PageStatus::Served, join(cfg, clusters, tree))
+                let (status, template) = if *representative == i {
+                    let template =
+                        if opts.fast { learnt.clone() } else { joined(tree, learnt, majority(cfg, clusters, tree)) };
+                    (PageStatus::Representative, template)
+                } else if !clusters.first().is_some_and(|c| c.fits(&page.layout).0) {
+                    (PageStatus::Unfit, own().unwrap_or_else(|| vec![false; tree.len()]))
+                } else if opts.fast {
+                    (PageStatus::Served, join(cfg, clusters, tree))
                 } else {
-                    (Some(*id), PageStatus::Unfit, alone())
-                }
+                    match own() {
+                        Some(template) => {
+                            (PageStatus::Compared, joined(tree, &template, majority(cfg, clusters, tree)))
+                        }
+                        None => (PageStatus::Served, join(cfg, clusters, tree)),
+                    }
+                };
+                (Some(*id), status, template)
             }
         };
-        if let Some(c) = cluster {
-            let report = &mut summary.clusters[c];
-            report.served += usize::from(status == PageStatus::Served || status == PageStatus::Representative);
-            report.unfit += usize::from(status == PageStatus::Unfit);
+        match cluster {
+            Some(c) if status != PageStatus::Unfit => {
+                let report = &mut summary.clusters[c];
+                report.served += usize::from(status != PageStatus::NoTemplate);
+                report.loads += own_loads;
+            }
+            Some(c) => {
+                summary.clusters[c].unfit += 1;
+                summary.alone_loads += own_loads;
+            }
+            None => summary.alone_loads += own_loads,
         }
         let content = match &page.body {
             PageBody::Rendered(body) => rendered_content(body, tree, &template),
@@ -288,7 +314,7 @@ mod tests {
         assert_eq!(pages[5].2, PageStatus::Unclustered);
         for (path, cluster, status, text) in &pages[..5] {
             assert_eq!(*cluster, Some(0));
-            assert!(matches!(status, PageStatus::Served | PageStatus::Representative));
+            assert!(matches!(status, PageStatus::Compared | PageStatus::Representative), "{path}: {status:?}");
             assert!(text.starts_with("Article about"), "{path}: {text}");
             assert!(!text.contains("Site footer") && !text.contains("About"), "{path}: {text}");
         }
