@@ -21,15 +21,18 @@ use crate::dom::Tree;
 use crate::template_memory::PreparedCluster;
 use crate::text_recurrence::lists;
 
-/// Nodes onto which more than half of the clusters' skeletons map.
-pub fn majority(cfg: &Config, clusters: &[PreparedCluster], tree: &Tree) -> Vec<bool> {
+/// Nodes onto which the skeletons of more than half of the representatives
+/// map; each cluster comes with the number of representatives that learnt
+/// its skeleton.
+pub fn majority(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree) -> Vec<bool> {
     let mut votes = vec![0usize; tree.len()];
-    for c in clusters {
+    for (c, learnt_by) in clusters {
         for (v, mapped) in votes.iter_mut().zip(c.apply(cfg, tree)) {
-            *v += usize::from(mapped);
+            *v += learnt_by * usize::from(mapped);
         }
     }
-    votes.into_iter().map(|v| 2 * v > clusters.len()).collect()
+    let representatives: usize = clusters.iter().map(|(_, n)| n).sum();
+    votes.into_iter().map(|v| 2 * v > representatives).collect()
 }
 
 /// The page's own template with what the majority adds, except inside a

@@ -163,16 +163,20 @@ pub fn collect_site(
         });
     }
 
-    let prepared: Vec<Vec<PreparedCluster>> = learnt
+    let prepared: Vec<Vec<(PreparedCluster, usize)>> = learnt
         .iter()
         .map(|g| match g {
             // Representatives of one layout often learn the very same
-            // skeleton: mapping it once per page is enough.
+            // skeleton: mapping it once per page is enough, as long as it
+            // keeps the votes of all who learnt it.
             GroupTemplate::Learnt { clusters, .. } => clusters
                 .iter()
                 .enumerate()
                 .filter(|(k, c)| !clusters[..*k].iter().any(|e| e.skeleton == c.skeleton))
-                .filter_map(|(_, c)| c.prepare())
+                .filter_map(|(_, c)| {
+                    let learnt_by = clusters.iter().filter(|e| e.skeleton == c.skeleton).count();
+                    c.prepare().map(|p| (p, learnt_by))
+                })
                 .collect(),
             _ => Vec::new(),
         })
@@ -197,7 +201,7 @@ pub fn collect_site(
                     let template =
                         if opts.fast { learnt.clone() } else { joined(tree, learnt, majority(cfg, clusters, tree)) };
                     (PageStatus::Representative, template)
-                } else if !clusters.first().is_some_and(|c| c.fits(&page.layout).0) {
+                } else if !clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0) {
                     (PageStatus::Unfit, own().unwrap_or_else(|| vec![false; tree.len()]))
                 } else if opts.fast {
                     (PageStatus::Served, join(cfg, clusters, tree))
@@ -244,9 +248,9 @@ pub fn collect_site(
 
 /// The template the clusters' skeletons give a page: every node one of them
 /// maps onto (each mapping is top-down closed, so their union is too).
-fn join(cfg: &Config, clusters: &[PreparedCluster], tree: &Tree) -> Vec<bool> {
+fn join(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree) -> Vec<bool> {
     let mut template = vec![false; tree.len()];
-    for c in clusters {
+    for (c, _) in clusters {
         for (t, mapped) in template.iter_mut().zip(c.apply(cfg, tree)) {
             *t |= mapped;
         }
