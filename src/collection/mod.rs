@@ -1,15 +1,17 @@
 //! Whole crawls: every page of a collection loses its site's template.
 //!
 //! A site's pages are held in a [`page_store::PageStore`], grouped by layout
-//! ([`layout_groups`]), and each group of at least `min_cluster` pages gets
-//! its template once: the full method runs on a few representative pages
-//! with the store as its page source (candidates are pages of the
-//! collection reached through the link graph, never the network), each
-//! result is learnt as a template-memory cluster, and the clusters'
-//! skeletons are mapped onto every other page of the group with zero loads,
-//! as a memory recall is (Vieira et al.'s detect-once-apply-to-the-rest;
-//! Zeleny and Burget's clusters). Nothing here reads files: the glue hands
-//! pages in as bytes.
+//! ([`layout_groups`]), and each group of at least `min_cluster` pages
+//! learns its template from a few representatives: the full method runs on
+//! them with the store as its page source (candidates are pages of the
+//! collection reached through the link graph, never the network), and each
+//! result is learnt as a template-memory cluster (Vieira et al.'s
+//! detect-once-apply-to-the-rest; Zeleny and Burget's clusters). Every
+//! other page of the group is compared with its own linked pages of the
+//! store and gets what most representatives' skeletons map onto added
+//! ([`cluster_agreement`]); with `fast`, the skeletons alone serve it with
+//! zero loads, as a memory recall does. Nothing here reads files: the glue
+//! hands pages in as bytes.
 
 pub mod cluster_agreement;
 pub mod layout_groups;

@@ -20,7 +20,8 @@ pub struct ClusterSummary {
     /// Pages of the layout group that lack the cluster's template (the
     /// memory's failsafe): extracted on their own instead.
     pub unfit: usize,
-    /// Pages loaded from the collection by the extraction, the representative included.
+    /// Pages loaded from the collection by the representatives' extractions
+    /// and by the comparisons of the cluster's other pages.
     pub loads: usize,
     /// Why no template was found, when none was.
     pub error: Option<String>,
