@@ -1,8 +1,11 @@
 //! The equality probability of two nodes of different trees
 //! (thesis Def. 3.2.2, with the weights tuned in §5.2.3).
 
+use std::borrow::Cow;
+
 use crate::config::Equality;
 use crate::dom::{is_unique_in_document, NodeId, Tree};
+use crate::state_marker::StateMarkers;
 
 /// |a ∩ b| / |a ∪ b| of two sorted, deduplicated sets.
 fn jaccard(a: &[u64], b: &[u64]) -> f64 {
@@ -17,6 +20,14 @@ fn set_probability(a: &[u64], b: &[u64], none: f64) -> f64 {
     } else {
         jaccard(a, b)
     }
+}
+
+/// `set` without the `ignored` hashes (both sorted); borrowed when none is in it.
+fn without<'a>(set: &'a [u64], ignored: &[u64]) -> Cow<'a, [u64]> {
+    if ignored.is_empty() || crate::dom::common_count(set, ignored) == 0 {
+        return Cow::Borrowed(set);
+    }
+    Cow::Owned(set.iter().copied().filter(|h| ignored.binary_search(h).is_err()).collect())
 }
 
 /// P_ch: ratio of the child counts, or `none` when both are leaves.
@@ -49,6 +60,12 @@ pub fn position_probability(i: usize, c: usize, i2: usize, c2: usize) -> f64 {
 /// document-unique element), otherwise the weighted sum of the class,
 /// attribute, children and position probabilities.
 pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId) -> f64 {
+    probability_ignoring(p, t1, n1, t2, n2, &StateMarkers::NONE)
+}
+
+/// P_=(n1, n2) with the state tokens `ignored` left out of both nodes'
+/// classes and attributes (a menu's current item, `state_marker`).
+pub fn probability_ignoring(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId, ignored: &StateMarkers) -> f64 {
     let (a, b) = (t1.node(n1), t2.node(n2));
     if a.tag != b.tag {
         return 0.0;
@@ -63,8 +80,10 @@ pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId) -
     }
     let siblings = |t: &Tree, n: &crate::dom::Node| n.parent.map_or(1, |q| t.children(q).len());
     let text = if a.text != 0 && b.text != 0 && a.text != b.text { p.differing_text } else { 1.0 };
-    text * (p.w_classes * set_probability(&a.classes, &b.classes, p.no_classes)
-        + p.w_attributes * set_probability(&a.attributes, &b.attributes, p.no_attributes)
+    let (c1, c2) = (without(&a.classes, &ignored.classes), without(&b.classes, &ignored.classes));
+    let (a1, a2) = (without(&a.attributes, &ignored.attributes), without(&b.attributes, &ignored.attributes));
+    text * (p.w_classes * set_probability(&c1, &c2, p.no_classes)
+        + p.w_attributes * set_probability(&a1, &a2, p.no_attributes)
         + p.w_children * children_probability(a.children.len(), b.children.len(), p.no_children)
         + p.w_position
             * position_probability(a.child_index as usize, siblings(t1, a), b.child_index as usize, siblings(t2, b)))
