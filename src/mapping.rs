@@ -138,8 +138,9 @@ fn proportional(i: usize, from: usize, to: usize) -> usize {
 
 /// ETDM(T1, T2): the roots are mapped when their tags are equal (both are
 /// `<html>` for any two documents), then children are mapped level by level
-/// with [`map_siblings`], descending only into mapped pairs. State tokens
-/// that move between two sibling lists are left out below them.
+/// with [`map_siblings`], descending only into mapped pairs. With
+/// `state_markers`, tokens that move between two sibling lists are left out
+/// below them.
 pub fn etdm(cfg: &Config, key: &Tree, other: &Tree) -> Mapping {
     let mut m = Mapping::empty(key.len());
     if key.is_empty() || other.is_empty() || key.node(NodeId::ROOT).tag != other.node(NodeId::ROOT).tag {
@@ -149,7 +150,7 @@ pub fn etdm(cfg: &Config, key: &Tree, other: &Tree) -> Mapping {
     let mut stack = vec![(NodeId::ROOT, NodeId::ROOT, StateMarkers::NONE)];
     while let Some((a, b, inherited)) = stack.pop() {
         let (s1, s2) = (key.children(a), other.children(b));
-        let markers = moving(key, s1, other, s2, &inherited);
+        let markers = if cfg.equality.state_markers { moving(key, s1, other, s2, &inherited) } else { inherited };
         for (c1, c2) in map_siblings(cfg, key, s1, other, s2, &markers) {
             m.set(c1, c2);
             stack.push((c1, c2, markers.clone()));
