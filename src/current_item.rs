@@ -11,7 +11,7 @@ use crate::dom::{NodeId, Tree};
 use crate::mapping::Mapping;
 
 /// Order-sensitive fold of the own-text hashes of `n`'s subtree; 0 when it holds no text.
-pub(crate) fn subtree_text(t: &Tree, n: NodeId) -> u64 {
+fn subtree_text(t: &Tree, n: NodeId) -> u64 {
     let mut hash = 0u64;
     let mut stack = vec![n];
     while let Some(x) = stack.pop() {

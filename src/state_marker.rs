@@ -8,19 +8,18 @@
 //!
 //! A token *moves* between two sibling lists being mapped when exactly one
 //! sibling carries it on each side (on itself or up to two levels down, as
-//! `li > a.active`), the two carriers are different entries (different text)
-//! and each page has the other's entry among its like siblings (same tag,
-//! same text) without it. Such a token says which entry is current, not what
+//! `li > a.active`), the two carriers are different entries (their labels,
+//! the text down to the same depth, differ) and each page has the other's
+//! entry among its like siblings (same tag, same label) without it. Such a token says which entry is current, not what
 //! the entry is, so it is left out when nodes of those lists, and of their
 //! subtrees, are compared. No token name is known in advance.
 
 use std::collections::HashMap;
 
-use crate::current_item::subtree_text;
 use crate::dom::{NodeId, Tree};
 
-/// How far below a sibling a state token is looked for: the item itself,
-/// its link, and an element inside the link.
+/// How far below a sibling a state token and an entry's label are looked
+/// for: the item itself, its link, and an element inside the link.
 const DEPTH: usize = 2;
 
 /// Class and attribute-name hashes left out of a comparison, each sorted.
@@ -57,7 +56,7 @@ struct Token {
 /// ancestors' lists plus the tokens that move between these two lists.
 pub fn moving(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId], inherited: &StateMarkers) -> StateMarkers {
     let mut markers = inherited.clone();
-    if s1.len() < 2 || s2.len() < 2 {
+    if s1.len() < 2 || s2.len() < 2 || !names_differ_on_an_entry(t1, s1, t2, s2) {
         return markers;
     }
     let (once1, once2) = (carried_once(t1, s1), carried_once(t2, s2));
@@ -68,6 +67,60 @@ pub fn moving(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId], inherited: &St
         }
     }
     markers
+}
+
+/// What a sibling shows down to [`DEPTH`] levels: its label (the own texts
+/// in document order, 0 when none) and the sum of its names' hashes.
+#[derive(Clone, Copy, Default)]
+struct Near {
+    label: u64,
+    names: u64,
+}
+
+fn near(t: &Tree, n: NodeId) -> Near {
+    fn walk(t: &Tree, x: NodeId, depth: usize, acc: &mut Near) {
+        let node = t.node(x);
+        if node.text != 0 {
+            acc.label = (acc.label.rotate_left(7) ^ node.text).wrapping_mul(0x0100_0000_01b3) | 1;
+        }
+        acc.names = node.classes.iter().fold(acc.names, |sum, &h| sum.wrapping_add(h));
+        acc.names = node.attributes.iter().fold(acc.names, |sum, &h| sum.wrapping_add(h.rotate_left(1)));
+        if depth < DEPTH {
+            for &c in &node.children {
+                walk(t, c, depth + 1, acc);
+            }
+        }
+    }
+    let mut acc = Near::default();
+    walk(t, n, 0, &mut acc);
+    acc
+}
+
+/// Whether some entry of `s1` (a labelled sibling) has a sibling of the same
+/// tag and label in `s2` whose names differ: without one, no state moved,
+/// and the exact search below is skipped. Most lists are a template's,
+/// identical on both pages, or content, whose labels differ.
+fn names_differ_on_an_entry(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId]) -> bool {
+    let mut entries: Vec<(u64, u64, NodeId)> = s2
+        .iter()
+        .filter_map(|&y| {
+            let n = near(t2, y);
+            (n.label != 0).then_some((n.label, n.names, y))
+        })
+        .collect();
+    if entries.is_empty() {
+        return false;
+    }
+    entries.sort_unstable_by_key(|e| e.0);
+    s1.iter().any(|&x| {
+        let n = near(t1, x);
+        let from = entries.partition_point(|e| e.0 < n.label);
+        n.label != 0
+            && entries[from..]
+                .iter()
+                .take_while(|e| e.0 == n.label)
+                .any(|e| e.1 != n.names && t2.node(e.2).tag == t1.node(x).tag)
+    })
 }
 
 /// Each token carried by exactly one sibling of `list`, with that sibling.
@@ -100,18 +153,18 @@ fn tokens_near(t: &Tree, n: NodeId) -> Vec<Token> {
 
 /// Whether the carriers `k1` and `k2` are different entries, each present
 /// on the other page without the token: a like sibling of the same tag and
-/// the same text.
+/// the same label.
 fn crossed_entries(t1: &Tree, s1: &[NodeId], k1: NodeId, t2: &Tree, s2: &[NodeId], k2: NodeId) -> bool {
     let tag = &t1.node(k1).tag;
     if t2.node(k2).tag != *tag {
         return false;
     }
-    let (text1, text2) = (subtree_text(t1, k1), subtree_text(t2, k2));
+    let (text1, text2) = (near(t1, k1).label, near(t2, k2).label);
     if text1 == 0 || text2 == 0 || text1 == text2 {
         return false;
     }
     let has_entry = |t: &Tree, list: &[NodeId], carrier: NodeId, text: u64| {
-        list.iter().any(|&m| m != carrier && t.node(m).tag == *tag && subtree_text(t, m) == text)
+        list.iter().any(|&m| m != carrier && t.node(m).tag == *tag && near(t, m).label == text)
     };
     has_entry(t2, s2, k2, text1) && has_entry(t1, s1, k1, text2)
 }
@@ -156,7 +209,7 @@ mod tests {
             let items = mapped_items(&key, &other);
             assert!(items.iter().all(|(_, mapped)| *mapped), "{style}: {items:?}");
             let m = etdm(&Config::default(), &key, &other);
-            let text = |t: &Tree, n: NodeId| subtree_text(t, n);
+            let text = |t: &Tree, n: NodeId| near(t, n).label;
             for (k, o) in m.pairs().filter(|(k, _)| &*key.node(*k).tag == "li") {
                 assert_eq!(text(&key, k), text(&other, o), "{style}: each entry onto itself");
             }
