@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
-use crate::equality::probability_ignoring;
+use crate::equality::probability;
 use crate::state_marker::{moving, StateMarkers};
 
 /// A one-to-one, top-down mapping from the nodes of a key tree into another
@@ -85,7 +85,7 @@ pub fn map_siblings(
             if t1.node(a).tag != t2.node(b).tag {
                 continue;
             }
-            let p = probability_ignoring(&cfg.equality, t1, a, t2, b, markers);
+            let p = probability(&cfg.equality, t1, a, t2, b, markers);
             if p > threshold {
                 candidates.push(candidate_key(p, i as u32, j as u32));
             }
