@@ -2,13 +2,14 @@
 //! with ETDM and with RTDM-TD in one run: each key page mapped onto the first
 //! page of its complete subdigraph (the real case, where unmapped subtrees
 //! are never visited) and onto a copy of itself (the worst case: every node
-//! maps, so every sibling list is compared).
+//! maps, so every sibling list is compared). ETDM also runs without the
+//! state markers (`state_marker`), to show what looking for them costs.
 
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use template_extractor::bench::read_set;
-use template_extractor::config::{Algorithm, Config};
+use template_extractor::config::{Algorithm, Config, Equality};
 use template_extractor::extract::extract;
 use template_extractor::page_source::PageSource;
 use template_extractor::site_folder::SiteFolder;
@@ -45,6 +46,13 @@ fn mapping(c: &mut Criterion) {
                 b.iter(|| map_page(&cfg, key, key))
             });
         }
+        let plain = Config { equality: Equality { state_markers: false, ..Equality::default() }, ..Config::default() };
+        group.bench_function(format!("Etdm without state markers/{id} ({} nodes) onto CS page", key.len()), |b| {
+            b.iter(|| map_page(&plain, key, other))
+        });
+        group.bench_function(format!("Etdm without state markers/{id} ({} nodes) onto itself", key.len()), |b| {
+            b.iter(|| map_page(&plain, key, key))
+        });
     }
     group.finish();
 }

@@ -2,8 +2,9 @@
 // single-page-app fixture (tests/e2e/fixtures/spa, the React build): per
 // visited route, the snapshot's time and size; then Extract with the option
 // on (visited routes, no request) beside Extract with it off (the served
-// shells fetched) on a second origin, timed from click to answer, with the
-// requests each made. Needs dist/ (./build.sh build).
+// key page and shells fetched, answered with the app-shell sentence) on a
+// second origin, timed from click to answer, with the requests each made.
+// Needs dist/ (./build.sh build).
 //   node scripts/spa-cost.mjs [--runs N]
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -22,21 +23,24 @@ async function clickRoutes(page) {
   }
 }
 
-/** Extract `runs` times (the first learns nothing into memory: Remember is off), timed from click to answer. */
+/**
+ * Extract `runs` times (the first learns nothing into memory: Remember is off), timed from click to answer;
+ * `error` is the sentence answered instead of a template, when one was.
+ */
 async function timedExtracts(popup, site) {
   const clicks = [];
   const requests = [];
   let summary;
+  let error;
   for (let i = 0; i < runs; i++) {
     const hits = site.hits;
     const t0 = performance.now();
-    const { error } = await extract(popup);
+    ({ error } = await extract(popup));
     clicks.push(performance.now() - t0);
     requests.push(site.hits - hits);
-    if (error) throw new Error(error);
-    summary = await popup.evaluate(() => fullReport());
+    summary = error ? null : await popup.evaluate(() => fullReport());
   }
-  return { click: median(clicks), requests: median(requests), summary };
+  return { click: median(clicks), requests: median(requests), summary, error };
 }
 
 const browser = await launchChromium();
@@ -57,6 +61,7 @@ try {
   console.log('route snapshots (Chromium, React fixture):');
   for (const r of routes) console.log(`  ${r.elements} elements, ${r.snapshot_ms.toFixed(2)} ms`);
   const learnt = await timedExtracts(popup, on);
+  if (learnt.error) throw new Error(learnt.error);
   console.log(`Extract, Learn from pages I visit on: median click ${learnt.click.toFixed(1)} ms over ${runs}, ` +
     `${learnt.requests} requests, ${learnt.summary.cs.size} visited pages compared, template ${learnt.summary.template_nodes}/${learnt.summary.total_nodes} nodes`);
   await popup.uncheck('#learn');
@@ -67,8 +72,9 @@ try {
   await second.page.waitForSelector('article h1');
   await clickRoutes(second.page);
   const fetched = await timedExtracts(second.popup, off);
-  console.log(`Extract, option off: median click ${fetched.click.toFixed(1)} ms over ${runs}, ${fetched.requests} requests, ` +
-    `template ${fetched.summary.template_nodes}/${fetched.summary.total_nodes} nodes (the served shells)`);
+  const answer = fetched.error ? `answer: "${fetched.error}"`
+    : `template ${fetched.summary.template_nodes}/${fetched.summary.total_nodes} nodes (the served shells)`;
+  console.log(`Extract, option off: median click ${fetched.click.toFixed(1)} ms over ${runs}, ${fetched.requests} requests, ${answer}`);
   await off.close();
 } finally {
   await browser.close();

@@ -5,12 +5,16 @@
 //! wrong result that looks like a success. These tests say when to answer
 //! with a sentence instead.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use url::Url;
 
 use crate::dom::Tree;
-use crate::hyperlink::normalize;
+use crate::error::LoadError;
+use crate::hyperlink::{normalize, page_links};
+use crate::page_source::{LoadedPage, PageSource};
+use crate::served_alignment::align;
 
 /// Share of the live page's elements a served page must hold to be the same
 /// page rather than a shell a script fills. An app shell holds a handful of
@@ -24,6 +28,50 @@ pub const SHELL_SHARE: f64 = 0.25;
 /// error page has links, and the comparison then falls back to the live page).
 pub fn is_app_shell(live_share: f64, served_links: usize) -> bool {
     live_share < SHELL_SHARE && served_links == 0
+}
+
+/// A source that tells whether every page it loaded was an app shell with
+/// respect to the live page: when the served key page could not be fetched,
+/// the linked pages are the only served pages left to say so.
+pub struct ShellWatch<'a, S> {
+    source: &'a S,
+    live: &'a Tree,
+    /// Per loaded page, whether it is a shell.
+    shells: RefCell<Vec<bool>>,
+}
+
+impl<'a, S: PageSource> ShellWatch<'a, S> {
+    pub fn new(source: &'a S, live: &'a Tree) -> Self {
+        Self { source, live, shells: RefCell::default() }
+    }
+
+    /// Some page loaded, and every one was an app shell.
+    pub fn all_shells(&self) -> bool {
+        let shells = self.shells.borrow();
+        !shells.is_empty() && shells.iter().all(|&s| s)
+    }
+}
+
+impl<S: PageSource> PageSource for ShellWatch<'_, S> {
+    async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+        let page = self.source.load(url).await?;
+        let share = align(&page.tree, self.live).live_share();
+        let shell = is_app_shell(share, page_links(&page.tree, &page.url).len());
+        self.shells.borrow_mut().push(shell);
+        Ok(page)
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.source.now_ms()
+    }
+
+    async fn pause(&self) {
+        self.source.pause().await
+    }
+
+    async fn pause_while_loading(&self) {
+        self.source.pause_while_loading().await
+    }
 }
 
 /// The distinct fragment routes (`#/a`, `#!/b`) among the page's links to

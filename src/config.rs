@@ -56,6 +56,10 @@ pub struct Equality {
     /// (which would make every same-tag pair certain). The thesis's
     /// "id(n1) = id(n2)" is read as "both have the same id", so false.
     pub absent_ids_equal: bool,
+    /// Leave a menu's moving current-item state (a class or attribute that
+    /// one entry carries on each page, another entry on the other page) out
+    /// of the comparison (`state_marker`). Off in the published presets.
+    pub state_markers: bool,
 }
 
 impl Default for Equality {
@@ -71,6 +75,7 @@ impl Default for Equality {
             threshold: 0.5,
             differing_text: 0.0,
             absent_ids_equal: false,
+            state_markers: true,
         }
     }
 }
@@ -177,7 +182,7 @@ impl Config {
     /// must agree) or `rtdm` (RTDM-TD mapping).
     pub fn preset(name: &str) -> Option<Config> {
         let base = Config {
-            equality: Equality { differing_text: 1.0, ..Equality::default() },
+            equality: Equality { differing_text: 1.0, state_markers: false, ..Equality::default() },
             content: Content { enabled: false, ..Content::default() },
             patience: 0,
             ..Config::default()

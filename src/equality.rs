@@ -1,8 +1,11 @@
 //! The equality probability of two nodes of different trees
 //! (thesis Def. 3.2.2, with the weights tuned in §5.2.3).
 
+use std::borrow::Cow;
+
 use crate::config::Equality;
 use crate::dom::{is_unique_in_document, NodeId, Tree};
+use crate::state_marker::StateMarkers;
 
 /// |a ∩ b| / |a ∪ b| of two sorted, deduplicated sets.
 fn jaccard(a: &[u64], b: &[u64]) -> f64 {
@@ -17,6 +20,14 @@ fn set_probability(a: &[u64], b: &[u64], none: f64) -> f64 {
     } else {
         jaccard(a, b)
     }
+}
+
+/// `set` without the `ignored` hashes (both sorted); borrowed when none is in it.
+fn without<'a>(set: &'a [u64], ignored: &[u64]) -> Cow<'a, [u64]> {
+    if ignored.is_empty() || crate::dom::common_count(set, ignored) == 0 {
+        return Cow::Borrowed(set);
+    }
+    Cow::Owned(set.iter().copied().filter(|h| ignored.binary_search(h).is_err()).collect())
 }
 
 /// P_ch: ratio of the child counts, or `none` when both are leaves.
@@ -47,8 +58,10 @@ pub fn position_probability(i: usize, c: usize, i2: usize, c2: usize) -> f64 {
 
 /// P_=(n1, n2): 0 for different tags, 1 for equal ids (or the same
 /// document-unique element), otherwise the weighted sum of the class,
-/// attribute, children and position probabilities.
-pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId) -> f64 {
+/// attribute, children and position probabilities. The state tokens in
+/// `ignored` (a menu's current item, `state_marker`) are left out of both
+/// nodes' classes and attributes.
+pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId, ignored: &StateMarkers) -> f64 {
     let (a, b) = (t1.node(n1), t2.node(n2));
     if a.tag != b.tag {
         return 0.0;
@@ -63,8 +76,10 @@ pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId) -
     }
     let siblings = |t: &Tree, n: &crate::dom::Node| n.parent.map_or(1, |q| t.children(q).len());
     let text = if a.text != 0 && b.text != 0 && a.text != b.text { p.differing_text } else { 1.0 };
-    text * (p.w_classes * set_probability(&a.classes, &b.classes, p.no_classes)
-        + p.w_attributes * set_probability(&a.attributes, &b.attributes, p.no_attributes)
+    let (c1, c2) = (without(&a.classes, &ignored.classes), without(&b.classes, &ignored.classes));
+    let (a1, a2) = (without(&a.attributes, &ignored.attributes), without(&b.attributes, &ignored.attributes));
+    text * (p.w_classes * set_probability(&c1, &c2, p.no_classes)
+        + p.w_attributes * set_probability(&a1, &a2, p.no_attributes)
         + p.w_children * children_probability(a.children.len(), b.children.len(), p.no_children)
         + p.w_position
             * position_probability(a.child_index as usize, siblings(t1, a), b.child_index as usize, siblings(t2, b)))
@@ -97,7 +112,7 @@ mod tests {
         let (t1, t2) = (row(11, "float,color,background", 2), row(9, "float,background", 3));
         let n = |t: &Tree| t.nodes().find(|(_, n)| &*n.tag == "div").unwrap().0;
         assert!((position_probability(11, 40, 9, 40) - 0.95).abs() < 1e-9);
-        let p = probability(&params, &t1, n(&t1), &t2, n(&t2));
+        let p = probability(&params, &t1, n(&t1), &t2, n(&t2), &StateMarkers::NONE);
         assert!((p - 0.912).abs() < 0.002, "{p}");
     }
 
@@ -106,15 +121,15 @@ mod tests {
         let t1 = tree("html( body( div#main.a p ) )");
         let t2 = tree("html( body( div#main.b section ) )");
         let p = Equality::default();
-        assert_eq!(probability(&p, &t1, NodeId(2), &t2, NodeId(2)), 1.0);
-        assert_eq!(probability(&p, &t1, NodeId(3), &t2, NodeId(3)), 0.0);
+        assert_eq!(probability(&p, &t1, NodeId(2), &t2, NodeId(2), &StateMarkers::NONE), 1.0);
+        assert_eq!(probability(&p, &t1, NodeId(3), &t2, NodeId(3), &StateMarkers::NONE), 0.0);
         let plain = tree("html( body( div ) )");
-        assert!(probability(&p, &plain, NodeId(2), &plain, NodeId(2)) < 1.0);
+        assert!(probability(&p, &plain, NodeId(2), &plain, NodeId(2), &StateMarkers::NONE) < 1.0);
         let lax = Equality { absent_ids_equal: true, ..Equality::default() };
-        assert_eq!(probability(&lax, &plain, NodeId(2), &plain, NodeId(2)), 1.0);
+        assert_eq!(probability(&lax, &plain, NodeId(2), &plain, NodeId(2), &StateMarkers::NONE), 1.0);
         let b1 = tree("html( body.page-1 )");
         let b2 = tree("html( body.page-2[data-x] )");
-        assert_eq!(probability(&p, &b1, NodeId(1), &b2, NodeId(1)), 1.0);
+        assert_eq!(probability(&p, &b1, NodeId(1), &b2, NodeId(1), &StateMarkers::NONE), 1.0);
     }
 
     #[test]
@@ -124,9 +139,25 @@ mod tests {
         let (h1, p) = (crate::dom::NodeId(3), crate::dom::NodeId(4));
         let ignore = Equality { differing_text: 1.0, ..Equality::default() };
         let strict = Equality { differing_text: 0.0, ..Equality::default() };
-        assert!(probability(&ignore, &t1, h1, &t2, h1) > 0.8);
-        assert_eq!(probability(&strict, &t1, h1, &t2, h1), 0.0);
-        assert_eq!(probability(&strict, &t1, p, &t2, p), probability(&ignore, &t1, p, &t2, p), "one side without text");
+        assert!(probability(&ignore, &t1, h1, &t2, h1, &StateMarkers::NONE) > 0.8);
+        assert_eq!(probability(&strict, &t1, h1, &t2, h1, &StateMarkers::NONE), 0.0);
+        assert_eq!(
+            probability(&strict, &t1, p, &t2, p, &StateMarkers::NONE),
+            probability(&ignore, &t1, p, &t2, p, &StateMarkers::NONE),
+            "one side without text"
+        );
+    }
+
+    #[test]
+    fn an_ignored_state_class_does_not_count() {
+        let t1 = tree("html( body( ul( li.item.on li.item ) ) )");
+        let t2 = tree("html( body( ul( li.item li.item.on ) ) )");
+        let (p, li) = (Equality::default(), NodeId(3));
+        let on: Vec<u64> = t1.node(li).classes.iter().copied().filter(|c| !t2.node(li).classes.contains(c)).collect();
+        let state = StateMarkers { classes: on, attributes: vec![] };
+        let same = probability(&p, &t2, li, &t2, li, &StateMarkers::NONE);
+        assert!(probability(&p, &t1, li, &t2, li, &StateMarkers::NONE) < same, "the state class tells the items apart");
+        assert_eq!(probability(&p, &t1, li, &t2, li, &state), same, "left out, it does not");
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod saved_template;
 pub mod score;
 pub mod served_alignment;
 pub mod served_key;
+pub mod state_marker;
 pub mod template;
 pub mod template_memory;
 pub mod text_recurrence;

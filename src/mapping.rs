@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
 use crate::equality::probability;
+use crate::state_marker::{moving, StateMarkers};
 
 /// A one-to-one, top-down mapping from the nodes of a key tree into another
 /// tree: `image(n)` is the node `n` is mapped to.
@@ -62,7 +63,16 @@ impl Mapping {
 /// within a diagonal band around the proportional position are scored, so a
 /// list of thousands of siblings costs linear time. Below the limit (every
 /// page of the dev set) all pairs are scored and results are unchanged.
-pub fn map_siblings(cfg: &Config, t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId]) -> Vec<(NodeId, NodeId)> {
+///
+/// Tokens in `markers` (a menu's current item) are left out of every comparison.
+pub fn map_siblings(
+    cfg: &Config,
+    t1: &Tree,
+    s1: &[NodeId],
+    t2: &Tree,
+    s2: &[NodeId],
+    markers: &StateMarkers,
+) -> Vec<(NodeId, NodeId)> {
     let threshold = cfg.equality.threshold;
     let mut candidates: Vec<u128> = Vec::new();
     let total = s1.len().saturating_mul(s2.len());
@@ -75,7 +85,7 @@ pub fn map_siblings(cfg: &Config, t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[Nod
             if t1.node(a).tag != t2.node(b).tag {
                 continue;
             }
-            let p = probability(&cfg.equality, t1, a, t2, b);
+            let p = probability(&cfg.equality, t1, a, t2, b, markers);
             if p > threshold {
                 candidates.push(candidate_key(p, i as u32, j as u32));
             }
@@ -128,18 +138,22 @@ fn proportional(i: usize, from: usize, to: usize) -> usize {
 
 /// ETDM(T1, T2): the roots are mapped when their tags are equal (both are
 /// `<html>` for any two documents), then children are mapped level by level
-/// with [`map_siblings`], descending only into mapped pairs.
+/// with [`map_siblings`], descending only into mapped pairs. With
+/// `state_markers`, tokens that move between two sibling lists are left out
+/// below them.
 pub fn etdm(cfg: &Config, key: &Tree, other: &Tree) -> Mapping {
     let mut m = Mapping::empty(key.len());
     if key.is_empty() || other.is_empty() || key.node(NodeId::ROOT).tag != other.node(NodeId::ROOT).tag {
         return m;
     }
     m.set(NodeId::ROOT, NodeId::ROOT);
-    let mut stack = vec![(NodeId::ROOT, NodeId::ROOT)];
-    while let Some((a, b)) = stack.pop() {
-        for (c1, c2) in map_siblings(cfg, key, key.children(a), other, other.children(b)) {
+    let mut stack = vec![(NodeId::ROOT, NodeId::ROOT, StateMarkers::NONE)];
+    while let Some((a, b, inherited)) = stack.pop() {
+        let (s1, s2) = (key.children(a), other.children(b));
+        let markers = if cfg.equality.state_markers { moving(key, s1, other, s2, &inherited) } else { inherited };
+        for (c1, c2) in map_siblings(cfg, key, s1, other, s2, &markers) {
             m.set(c1, c2);
-            stack.push((c1, c2));
+            stack.push((c1, c2, markers.clone()));
         }
     }
     m

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::app_shell::{is_app_shell, routes_by_fragment};
+use crate::app_shell::{is_app_shell, routes_by_fragment, ShellWatch};
 use crate::config::Config;
 use crate::error::{ExtractError, LoadError};
 use crate::extract::{extract, Extraction};
@@ -132,6 +132,9 @@ pub async fn extract_live<S: PageSource>(
 
 /// Today's comparison of the live page, with the reason it was needed;
 /// `measured` is the live share, the fetch's and the alignment's time.
+/// When every linked page it loaded is an app shell (the served key page
+/// could not tell, its fetch having failed), the answer is the app-shell
+/// sentence, not the thin template those shells would give.
 async fn on_live<S: PageSource>(
     cfg: &Config,
     source: &S,
@@ -140,7 +143,12 @@ async fn on_live<S: PageSource>(
     measured: (f64, f64, f64),
 ) -> Result<LiveExtraction, ExtractError> {
     let (live_share, fetch_ms, align_ms) = measured;
-    let mut extraction = extract(cfg, source, live).await?;
+    let watch = ShellWatch::new(source, &live.tree);
+    let result = extract(cfg, &watch, live).await;
+    if watch.all_shells() {
+        return Err(ExtractError::AppShell);
+    }
+    let mut extraction = result?;
     extraction.timings.total_ms += fetch_ms + align_ms;
     let key_source = KeySource {
         path: KeyPath::Live,
@@ -247,5 +255,14 @@ mod tests {
         assert_eq!(run(&source, &live).err(), Some(ExtractError::AppShell));
         let hash = "<html><body><nav><a href=#/a>A</a> <a href=#/b>B</a></nav><main><p>view</p></main></body></html>";
         assert_eq!(run(&source, hash).err(), Some(ExtractError::HashRoutes));
+    }
+
+    #[test]
+    fn linked_app_shells_give_the_sentence_when_the_served_key_page_fails() {
+        let shell = "<html><head></head><body><div id=root></div><script src=/app.js></script></body></html>";
+        let source = Served(vec![("/b", shell.into()), ("/c", shell.into())]);
+        assert_eq!(run(&source, &page("alpha", "")).err(), Some(ExtractError::AppShell));
+        let one_real = Served(vec![("/b", shell.into()), ("/c", page("gamma", ""))]);
+        assert!(run(&one_real, &page("alpha", "")).is_ok_and(|x| matches!(x.key_source.path, KeyPath::Live)));
     }
 }

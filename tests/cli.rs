@@ -120,6 +120,25 @@ fn resolves_a_next_js_export_folder_as_its_static_host_does() {
     assert!(!paths.iter().any(|p| text.iter().any(|t| p.ends_with(t))), "the article's text is content: {paths:?}");
 }
 
+/// A server-rendered site (hand-written like a Next.js + styled-components
+/// export) whose menu marks the page's own section (`a.active`,
+/// `aria-current`), and whose footer menu gives that entry another
+/// generated class: the current entries are template like the others.
+#[test]
+fn the_menu_item_of_the_page_itself_is_template() {
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("hydrated.json");
+    tex(&["extract", "tests/e2e/fixtures", "hydrated/rivers.html", "--json", arg(&json), "--paths"]).assert().success();
+    let v = read_json(&json);
+    let paths: Vec<&str> = v["template_paths"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    for entry in 1..=5 {
+        let (header, footer) = (format!("/header/nav/a[{entry}]"), format!("/footer/ul/li[{entry}]/a"));
+        assert!(paths.iter().any(|p| p.ends_with(&header)), "{header} (a[2] is the current section): {paths:?}");
+        assert!(paths.iter().any(|p| p.ends_with(&footer)), "{footer}: {paths:?}");
+    }
+    assert!(!paths.iter().any(|p| p.contains("/article/")), "the article is content: {paths:?}");
+}
+
 #[test]
 fn bad_input_gets_one_readable_error() {
     let files = vec![

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { extract, launchChromium, openWithPopup } from './chromium.mjs';
 import { chooseView, until } from './ui-harness.mjs';
 import { ARTIFACTS, KEY_PAGE, WWW, probePage } from './harness.mjs';
-import { SECOND_PAGE, THIRD_PAGE, nativeRecall } from './memory-harness.mjs';
+import { ARTICLE_PAGE, SECOND_PAGE, THIRD_PAGE, nativeRecall } from './memory-harness.mjs';
 import { serve } from './server.mjs';
 
 let browser;
@@ -140,7 +140,7 @@ test('options: export, forget, a bad file refused in one sentence changing nothi
   await options.close();
 
   // The one cluster was re-learnt on SECOND_PAGE: another page of its layout is served from it.
-  const { page, popup } = await open(THIRD_PAGE);
+  const { page, popup } = await open(ARTICLE_PAGE);
   await extract(popup);
   assert.match(await compared(popup), /^Used the remembered template/, 'the imported memory serves the page');
   await Promise.all([page.close(), popup.close()]);

@@ -12,6 +12,13 @@ import { KEY_PAGE, ROOT, WWW } from './harness.mjs';
 export const SECOND_PAGE = '/news/grey-ridge-shelter.html';
 /** A third page of that layout, opened after auto-apply is turned on. */
 export const THIRD_PAGE = '/trails/index.html';
+/**
+ * Another article, like SECOND_PAGE: the page a cluster re-learnt on
+ * SECOND_PAGE (Extract again) serves. That cluster is the articles' own
+ * layout (their article and related-stories frame), which a listing such as
+ * THIRD_PAGE lacks.
+ */
+export const ARTICLE_PAGE = '/news/heron-lake-boardwalk.html';
 
 let cache = null;
 /** The CLI learning the key page, then serving SECOND_PAGE from its memory: `{ reused, loads, template_paths, ... }`. */

@@ -1,7 +1,8 @@
 // Pages built or changed by scripts (docs/script-built-pages.md), the same
 // cases in Chromium and Firefox: a static site whose scripts add a cookie
 // banner and a chat bubble, load lazy sponsor logos, wrap the header and fill
-// a header menu from JSON; a single-page app whose server answers every
+// a header menu from JSON; a server-rendered, hydrated site whose menus mark
+// the page's own section; a single-page app whose server answers every
 // address with one empty shell; a page that routes by fragment.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,14 @@ const LOGIN_WALL = '<!doctype html><html><head><title>Sign in</title></head><bod
 export function serveScriptBuilt() {
   const shell = readFileSync(join(FIXTURES, 'app-shell/index.html'));
   const routes = Object.fromEntries(['/app-shell/', '/app-shell/ridge', '/app-shell/lake', '/app-shell/forest'].map((p) => [p, htmlPage(shell)]));
+  // The forest route answers its shell only to the browser that entered (the cookie); the extension's served fetch,
+  // sent without cookies, gets an error, so only the linked pages can tell that the site is an app.
+  routes[SHELL_ENTRY] = (req, res) => res.writeHead(302, { location: SHELL_GATED_PAGE, 'set-cookie': 'entered=yes; Path=/' }).end();
+  routes[SHELL_GATED_PAGE] = (req, res) => {
+    if (/entered=yes/.test(req.headers.cookie ?? '')) return htmlPage(shell)(req, res);
+    refusedShellFetches.count += 1;
+    return res.writeHead(503, { 'content-type': 'text/plain' }).end('unavailable');
+  };
   routes['/members/enter'] = (req, res) => res.writeHead(302, { location: '/members/index.html', 'set-cookie': 'session=member; Path=/' }).end();
   routes['/members/index.html'] = (req, res) => htmlPage(/session=member/.test(req.headers.cookie ?? '') ? membersPage('Members') : LOGIN_WALL)(req, res);
   for (const p of ['a', 'b', 'c']) routes[`/members/${p}.html`] = htmlPage(membersPage(`Page ${p}`));
@@ -36,7 +45,12 @@ export function serveScriptBuilt() {
 }
 
 export const SCRIPT_BUILT_PAGE = '/script-built/boats.html';
+export const HYDRATED_PAGE = '/hydrated/rivers.html';
 export const APP_SHELL_PAGE = '/app-shell/ridge';
+export const SHELL_ENTRY = '/app-shell/enter';
+export const SHELL_GATED_PAGE = '/app-shell/forest';
+/** Requests for the gated route without the cookie, which the server refused. */
+export const refusedShellFetches = { count: 0 };
 export const HASH_ROUTES_PAGE = '/hash-routes/index.html#/bread';
 export const MEMBERS_ENTRY = '/members/enter';
 
@@ -57,6 +71,22 @@ export const TEMPLATE_REGIONS = {
 };
 /** What must be content: the article's words. */
 export const CONTENT_REGIONS = { 'article title': '.story h1', 'article text': '.story p' };
+
+/**
+ * The hydrated page's frame: its menu marks the page's own section
+ * (`a.active[aria-current]`, no class on the others), its footer menu gives
+ * that entry another generated class, and the article's wrappers carry a
+ * class made from the section's accent (another on every page).
+ */
+export const HYDRATED_TEMPLATE_REGIONS = {
+  header: 'header',
+  menu: '.main-nav',
+  'current menu item': '.main-nav a[aria-current]',
+  'footer menu': 'footer ul',
+  'current footer item': 'footer ul li:nth-child(2)',
+  sidebar: '.sidebar',
+  footer: 'footer',
+};
 
 /**
  * Runs in the page, in the template view: per named selector, `template`
@@ -112,6 +142,27 @@ export function scriptBuiltTests(test, assert, browser) {
     await b.close();
   });
 
+  test('server-rendered, hydrated page: header, menus with their current items, sidebar and footer are template, the article content', async () => {
+    const b = browser();
+    await b.open(b.origin() + HYDRATED_PAGE);
+    const { error, report } = await b.extract();
+    assert.equal(error, null);
+    assert.equal(report.key_source.path, 'served');
+    assert.equal(report.key_source.added_by_scripts, 2, "Next.js's route announcer and its live region");
+    await b.view('template');
+    const regions = await b.inPage(regionsProbe, { ...HYDRATED_TEMPLATE_REGIONS, ...CONTENT_REGIONS, announcer: 'next-route-announcer' });
+    for (const name of Object.keys(HYDRATED_TEMPLATE_REGIONS)) assert.equal(regions[name], 'template', `${name} is template`);
+    for (const name of Object.keys(CONTENT_REGIONS)) assert.equal(regions[name], 'content', `${name} is content`);
+    assert.equal(regions.announcer, 'content', 'the route announcer a script added is not template');
+    await b.view('content');
+    const column = await b.inPage(readingColumnText);
+    assert.match(column, /Otters are back on the lower river/);
+    assert.match(column, /A heron watched the whole survey from the weir/);
+    assert.doesNotMatch(column, /Valley Journal|Latest notes|Hills|About/, 'no header, menus, sidebar or footer in the reading column');
+    await b.view('original');
+    await b.close();
+  });
+
   test('a page no script changed: compared as served, and Details says it holds every element shown', async () => {
     const b = browser();
     await b.open(b.origin() + '/script-built/about.html');
@@ -138,6 +189,15 @@ export function scriptBuiltTests(test, assert, browser) {
     const b = browser();
     await b.open(b.origin() + APP_SHELL_PAGE);
     assert.equal((await b.extract()).error, APP_SHELL_SENTENCE);
+    await b.close();
+  });
+
+  test('single-page app whose served page cannot be fetched: the linked shells give the same sentence', async () => {
+    const b = browser();
+    await b.open(b.origin() + SHELL_ENTRY);
+    const refused = refusedShellFetches.count;
+    assert.equal((await b.extract()).error, APP_SHELL_SENTENCE);
+    assert.ok(refusedShellFetches.count > refused, "the served key page's fetch failed");
     await b.close();
   });
 

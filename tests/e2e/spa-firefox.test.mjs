@@ -1,6 +1,7 @@
 // Single-page apps in Firefox ESR, clicking the real popup: with "Learn from
 // pages I visit" on, the routes clicked through in the React build and in the
-// hash-routed app are the pages Extract compares, with no request to the site.
+// hash-routed app are the pages Extract compares, with no request to the site;
+// with it off, the served shells give no template success.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -75,6 +76,26 @@ test('hash-routed app (#/trails): the same', async () => {
   const site = await serveHashApp();
   try {
     await learnAndExtract(site, hashHref);
+  } finally {
+    await site.close();
+  }
+});
+
+// With the option off, the served pages are empty shells: one sentence says so and names the option.
+test('with the option off, the app\'s served shells give the app-shell sentence, no template success', async () => {
+  const site = await serveApp();
+  try {
+    const { page, popup } = await ff.openWithPopup(`${site.origin}/`);
+    assert.equal(await ff.execute(() => document.getElementById('learn').checked), false);
+    await ff.switchTo(page);
+    await until(async () => (await text('article h1')) !== null, 'the app to render');
+    await clickRoutes(historyHref, CLICKED);
+    await ff.switchTo(popup);
+    const result = await ff.extract();
+    assert.doesNotMatch(result.error === null ? result.summary : '', /^Found the site's template/, 'no success is reported');
+    assert.match(result.error ?? '', /builds its pages in the browser.*Learn from pages I visit/, 'the app-shell sentence');
+    await ff.closeTab(popup);
+    await ff.closeTab(page);
   } finally {
     await site.close();
   }

@@ -37,26 +37,22 @@ export function appRegions() {
     const mark = [...e.attributes].map((a) => /^(data-tex-[0-9a-z]+-)(own|template|hidden)$/.exec(a.name)).find(Boolean);
     if (mark) { ns = mark[1]; break; }
   }
-  // The menu's link to the route shown is marked active (`a.active[aria-current]`) on this route only.
-  const parts = { header: 'header', menu: 'nav', sidebar: 'aside', footer: 'footer', heading: 'article h1', text: 'article p',
-    otherLinks: 'nav a:not([aria-current])' };
+  // The menu's links, the one to the route shown included: it is marked (`a.active[aria-current]`) on this route only.
+  const parts = { header: 'header', menu: 'nav', menuLinks: 'nav a', sidebar: 'aside', footer: 'footer', heading: 'article h1', text: 'article p' };
   return Object.fromEntries(Object.entries(parts).map(([name, selector]) => {
     const all = [...document.querySelectorAll(selector)];
     return [name, { template: all.every((e) => ns && e.hasAttribute(`${ns}template`)), hidden: all.every((e) => ns && e.closest(`[${ns}hidden]`)) }];
   }));
 }
 
-/** Checks `appRegions()` in the Template view: the site's parts are template, the article is content. */
+/** Checks `appRegions()` in the Template view: the site's parts (every menu link included) are template, the article is content. */
 export function checkTemplate(assert, regions) {
-  for (const part of ['header', 'menu', 'sidebar', 'footer']) assert.equal(regions[part].template, true, `${part} is template`);
+  for (const part of ['header', 'menu', 'menuLinks', 'sidebar', 'footer']) assert.equal(regions[part].template, true, `${part} is template`);
   for (const part of ['heading', 'text']) assert.equal(regions[part].template, false, `the article's ${part} is content`);
 }
 
-/**
- * Checks `appRegions()` in the Content view: the article shows, the site's parts are hidden. Of the menu, the
- * link to the route shown differs on every route (its class and aria-current), so it is not required to hide.
- */
+/** Checks `appRegions()` in the Content view: the article shows, the site's parts (every menu link included) are hidden. */
 export function checkContent(assert, regions) {
-  for (const part of ['header', 'otherLinks', 'sidebar', 'footer']) assert.equal(regions[part].hidden, true, `${part} is hidden`);
+  for (const part of ['header', 'menuLinks', 'sidebar', 'footer']) assert.equal(regions[part].hidden, true, `${part} is hidden`);
   for (const part of ['heading', 'text']) assert.equal(regions[part].hidden, false, `the article's ${part} shows`);
 }

@@ -1,0 +1,243 @@
+//! A menu's current item under the full method. The link to the page itself
+//! carries a state token (a class such as `active` or `current`, an
+//! attribute such as `aria-current`) that the same entry lacks on another
+//! page, where another entry carries it. Compared as they are, the two
+//! items of the same entry differ in classes or attributes, the mapping
+//! leaves them unmatched (or pairs the two current items crosswise), and the
+//! key page's current item loses its votes.
+//!
+//! A token *moves* between two sibling lists being mapped when exactly one
+//! sibling carries it on each side (on itself or up to two levels down, as
+//! `li > a.active`), the two carriers are different entries (their labels,
+//! the text down to the same depth, differ) and each page has the other's
+//! entry among its like siblings (same tag, same label) without it. Such a token says which entry is current, not what
+//! the entry is, so it is left out when nodes of those lists, and of their
+//! subtrees, are compared. No token name is known in advance.
+
+use std::collections::HashMap;
+
+use crate::dom::{NodeId, Tree};
+
+/// How far below a sibling a state token and an entry's label are looked
+/// for: the item itself, its link, and an element inside the link.
+const DEPTH: usize = 2;
+
+/// Class and attribute-name hashes left out of a comparison, each sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StateMarkers {
+    pub classes: Vec<u64>,
+    pub attributes: Vec<u64>,
+}
+
+impl StateMarkers {
+    pub const NONE: StateMarkers = StateMarkers { classes: Vec::new(), attributes: Vec::new() };
+
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty() && self.attributes.is_empty()
+    }
+
+    fn add(&mut self, token: Token) {
+        let set = if token.is_class { &mut self.classes } else { &mut self.attributes };
+        if let Err(at) = set.binary_search(&token.hash) {
+            set.insert(at, token.hash);
+        }
+    }
+}
+
+/// A class name or attribute name, as the snapshot hashes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Token {
+    is_class: bool,
+    hash: u64,
+}
+
+/// The markers that hold while comparing the children of two mapped nodes,
+/// `s1` of the key page and `s2` of the other: those `inherited` from their
+/// ancestors' lists plus the tokens that move between these two lists.
+pub fn moving(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId], inherited: &StateMarkers) -> StateMarkers {
+    let mut markers = inherited.clone();
+    if s1.len() < 2 || s2.len() < 2 || !names_differ_on_an_entry(t1, s1, t2, s2) {
+        return markers;
+    }
+    let (once1, once2) = (carried_once(t1, s1), carried_once(t2, s2));
+    for (token, &k1) in &once1 {
+        let Some(&k2) = once2.get(token) else { continue };
+        if crossed_entries(t1, s1, k1, t2, s2, k2) {
+            markers.add(*token);
+        }
+    }
+    markers
+}
+
+/// What a sibling shows down to [`DEPTH`] levels: its label (the own texts
+/// in document order, 0 when none) and the sum of its names' hashes.
+#[derive(Clone, Copy, Default)]
+struct Near {
+    label: u64,
+    names: u64,
+}
+
+fn near(t: &Tree, n: NodeId) -> Near {
+    fn walk(t: &Tree, x: NodeId, depth: usize, acc: &mut Near) {
+        let node = t.node(x);
+        if node.text != 0 {
+            acc.label = (acc.label.rotate_left(7) ^ node.text).wrapping_mul(0x0100_0000_01b3) | 1;
+        }
+        acc.names = node.classes.iter().fold(acc.names, |sum, &h| sum.wrapping_add(h));
+        acc.names = node.attributes.iter().fold(acc.names, |sum, &h| sum.wrapping_add(h.rotate_left(1)));
+        if depth < DEPTH {
+            for &c in &node.children {
+                walk(t, c, depth + 1, acc);
+            }
+        }
+    }
+    let mut acc = Near::default();
+    walk(t, n, 0, &mut acc);
+    acc
+}
+
+/// Whether some entry of `s1` (a labelled sibling) has a sibling of the same
+/// tag and label in `s2` whose names differ: without one, no state moved,
+/// and the exact search below is skipped. Most lists are a template's,
+/// identical on both pages, or content, whose labels differ.
+fn names_differ_on_an_entry(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId]) -> bool {
+    let mut entries: Vec<(u64, u64, NodeId)> = s2
+        .iter()
+        .filter_map(|&y| {
+            let n = near(t2, y);
+            (n.label != 0).then_some((n.label, n.names, y))
+        })
+        .collect();
+    if entries.is_empty() {
+        return false;
+    }
+    entries.sort_unstable_by_key(|e| e.0);
+    s1.iter().any(|&x| {
+        let n = near(t1, x);
+        let from = entries.partition_point(|e| e.0 < n.label);
+        n.label != 0
+            && entries[from..]
+                .iter()
+                .take_while(|e| e.0 == n.label)
+                .any(|e| e.1 != n.names && t2.node(e.2).tag == t1.node(x).tag)
+    })
+}
+
+/// Each token carried by exactly one sibling of `list`, with that sibling.
+fn carried_once(t: &Tree, list: &[NodeId]) -> HashMap<Token, NodeId> {
+    let mut carriers: HashMap<Token, Option<NodeId>> = HashMap::new();
+    for &sibling in list {
+        for token in tokens_near(t, sibling) {
+            carriers.entry(token).and_modify(|c| *c = None).or_insert(Some(sibling));
+        }
+    }
+    carriers.into_iter().filter_map(|(token, c)| c.map(|c| (token, c))).collect()
+}
+
+/// The distinct tokens of `n` and its descendants down to [`DEPTH`] levels.
+fn tokens_near(t: &Tree, n: NodeId) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut stack = vec![(n, 0)];
+    while let Some((x, depth)) = stack.pop() {
+        let node = t.node(x);
+        out.extend(node.classes.iter().map(|&hash| Token { is_class: true, hash }));
+        out.extend(node.attributes.iter().map(|&hash| Token { is_class: false, hash }));
+        if depth < DEPTH {
+            stack.extend(node.children.iter().map(|&c| (c, depth + 1)));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether the carriers `k1` and `k2` are different entries, each present
+/// on the other page without the token: a like sibling of the same tag and
+/// the same label.
+fn crossed_entries(t1: &Tree, s1: &[NodeId], k1: NodeId, t2: &Tree, s2: &[NodeId], k2: NodeId) -> bool {
+    let tag = &t1.node(k1).tag;
+    if t2.node(k2).tag != *tag {
+        return false;
+    }
+    let (text1, text2) = (near(t1, k1).label, near(t2, k2).label);
+    if text1 == 0 || text2 == 0 || text1 == text2 {
+        return false;
+    }
+    let has_entry = |t: &Tree, list: &[NodeId], carrier: NodeId, text: u64| {
+        list.iter().any(|&m| m != carrier && t.node(m).tag == *tag && near(t, m).label == text)
+    };
+    has_entry(t2, s2, k2, text1) && has_entry(t1, s1, k1, text2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::html::{parse, snapshot};
+    use crate::mapping::etdm;
+
+    /// A two-section site's page: the menu's entry `current` is marked as
+    /// the page's own, in one of the ways sites mark it.
+    fn page(current: &str, style: &str, main: &str) -> Tree {
+        let item = |name: &str| {
+            let (li, a) = match (name == current, style) {
+                (true, "li") => (" class=active", ""),
+                (true, "a") => ("", " class=\"nav current\" aria-current=page"),
+                (false, "a") => ("", " class=nav"),
+                _ => ("", ""),
+            };
+            format!("<li{li}><a href=/{name}.html{a}>{name}</a></li>")
+        };
+        let menu: String = ["home", "trails", "news"].iter().map(|n| item(n)).collect();
+        snapshot(&parse(&format!("<title>t</title><nav><ul>{menu}</ul></nav><main><p>{main}</p></main>"))).unwrap()
+    }
+
+    /// The key page's menu items (tag, entry) the mapping into `other` keeps.
+    fn mapped_items(key: &Tree, other: &Tree) -> Vec<(String, bool)> {
+        let m = etdm(&Config::default(), key, other);
+        key.nodes()
+            .filter(|(_, n)| matches!(&*n.tag, "li" | "a"))
+            .map(|(id, n)| (n.tag.to_string(), m.is_mapped(id)))
+            .collect()
+    }
+
+    #[test]
+    fn the_current_item_maps_onto_the_same_entry_of_another_section() {
+        for style in ["li", "a"] {
+            let key = page("news", style, "An article about the news.");
+            let other = page("trails", style, "A page about the trails.");
+            let items = mapped_items(&key, &other);
+            assert!(items.iter().all(|(_, mapped)| *mapped), "{style}: {items:?}");
+            let m = etdm(&Config::default(), &key, &other);
+            let text = |t: &Tree, n: NodeId| near(t, n).label;
+            for (k, o) in m.pairs().filter(|(k, _)| &*key.node(*k).tag == "li") {
+                assert_eq!(text(&key, k), text(&other, o), "{style}: each entry onto itself");
+            }
+        }
+    }
+
+    #[test]
+    fn the_marker_is_found_only_where_it_moves() {
+        let key = page("news", "li", "x");
+        let ul = |t: &Tree| t.nodes().find(|(_, n)| &*n.tag == "ul").unwrap().0;
+        let found =
+            |other: &Tree| moving(&key, key.children(ul(&key)), other, other.children(ul(other)), &StateMarkers::NONE);
+        assert_eq!(found(&page("trails", "li", "y")).classes.len(), 1, "moved to another entry");
+        assert!(found(&page("news", "li", "y")).is_empty(), "the same entry: nothing moved");
+        assert!(found(&page("", "li", "y")).is_empty(), "no entry carries it on the other page");
+        let renamed = snapshot(&parse(
+            "<nav><ul><li><a href=/home.html>home</a></li><li class=active><a href=/blog.html>blog</a></li>\
+             <li><a href=/about.html>about</a></li></ul></nav>",
+        ))
+        .unwrap();
+        assert!(found(&renamed).is_empty(), "the key's current entry is missing from the other page");
+    }
+
+    #[test]
+    fn distinct_blocks_keep_their_own_classes() {
+        let t1 = crate::dom::test_trees::tree("html( body( div.head( a ) div.main( p ) div.foot( a ) ) )");
+        let t2 = crate::dom::test_trees::tree("html( body( div.head( a ) div.main( table ) div.foot( a ) ) )");
+        let body = NodeId(1);
+        assert!(moving(&t1, t1.children(body), &t2, t2.children(body), &StateMarkers::NONE).is_empty());
+    }
+}
