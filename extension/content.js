@@ -183,7 +183,7 @@ if (!globalThis.texCore) {
     let message = { ok: false, error: state.error };
     if (state.status === 'done') {
       try {
-        globalThis.texCore.setView(view);
+        await globalThis.texCore.setView(view);
         message = { ok: true, template_nodes: state.summary.template_nodes, total_nodes: state.summary.total_nodes };
       } catch (e) {
         message = { ok: false, error: sentence(broken ?? e) };
@@ -215,9 +215,9 @@ if (!globalThis.texCore) {
       return this.engine;
     },
 
-    /** Shows `view` on the page; a chosen view ends the first outline. */
-    setView(view) {
-      const shown = core.set_view(view);
+    /** Shows `view` on the page (in steps: a big page keeps running); a chosen view ends the first outline. */
+    async setView(view) {
+      const shown = await core.set_view(view);
       state = { ...state, view: shown, highlight: false, dismissed: false };
       changed();
       return shown;
@@ -242,9 +242,9 @@ if (!globalThis.texCore) {
             break;
           case 'state': value = args[0] ? { ...state, report: fullReport() } : state; break;
           case 'cancel': core.cancel(); value = state; break;
-          case 'setView': value = this.setView(args[0]); break;
+          case 'setView': value = await this.setView(args[0]); break;
           case 'dismiss':
-            if (state.view && state.view !== 'original') this.setView('original');
+            if (state.view && state.view !== 'original') await this.setView('original');
             state = { ...state, highlight: false, dismissed: true };
             changed();
             value = state;
