@@ -135,10 +135,11 @@ pub fn plan(tree: &Tree, template: &[bool], view: View) -> (Marks, String) {
 /// `elements`: removes the marks `shown` of the view shown before, then sets
 /// `marks` with `rules` (see [`plan`]). In steps, awaiting `slices.pause()`
 /// between two, so that marking a 100,000-element page does not freeze the
-/// tab; the stylesheet goes in first, so the browser restyles each step's
-/// elements as they are marked, not all of them at the end. Resolves to
-/// false when another view or a restore began meanwhile: this one stopped,
-/// and that one removes whatever it had set.
+/// tab. The stylesheet goes out first and in last: with it in place, each
+/// step would hide or show a part of the page, and the browser would lay out
+/// the page again after every step (Firefox took over a minute to hide
+/// 100,000 siblings so). Resolves to false when another view or a restore
+/// began meanwhile: this one stopped, and that one removes whatever it had set.
 pub async fn show(
     doc: &Document,
     elements: &[Element],
@@ -149,6 +150,7 @@ pub async fn show(
     let run = supersede();
     let names = MarkNames::new();
     let name = |kind| names.of(kind);
+    remove_copies_and_own(doc)?;
     for step in shown.chunks(STEP) {
         for &(i, kind) in step {
             elements[i as usize].remove_attribute(name(kind))?;
@@ -158,17 +160,11 @@ pub async fn show(
             return Ok(false);
         }
     }
+    // Copies the page made of marked elements meanwhile.
     remove_copies_and_own(doc)?;
     if rules.is_empty() {
         return Ok(true);
     }
-    let style = doc.create_element("style")?;
-    style.set_attribute(&mark(OWN), "")?;
-    style.set_text_content(Some(rules));
-    match doc.head() {
-        Some(head) => head.append_child(&style)?,
-        None => doc.document_element().ok_or("the page has no root element")?.append_child(&style)?,
-    };
     for step in marks.chunks(STEP) {
         for &(i, kind) in step {
             elements[i as usize].set_attribute(name(kind), "")?;
@@ -178,6 +174,13 @@ pub async fn show(
             return Ok(false);
         }
     }
+    let style = doc.create_element("style")?;
+    style.set_attribute(&mark(OWN), "")?;
+    style.set_text_content(Some(rules));
+    match doc.head() {
+        Some(head) => head.append_child(&style)?,
+        None => doc.document_element().ok_or("the page has no root element")?.append_child(&style)?,
+    };
     Ok(true)
 }
 
