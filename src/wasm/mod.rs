@@ -211,8 +211,13 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         view::restore(&doc, &l.page.elements, &l.marked)?;
     }
 
+    let scope = cancel::Scope::begin();
     notify(&progress, "snapshot", 0, 0);
     let (key, elements, taken, kept) = read_key(&doc, &url, previous.map(|l| l.page), &performance).await?;
+    if scope.cancelled() {
+        LiveSnapshot { tree: key.tree, elements, taken }.keep();
+        return Err(reject(Failure::cancelled()));
+    }
 
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);
@@ -227,7 +232,8 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         }
         Step::Compared(pages) => notify(&progress, "comparing", pages, 0),
     });
-    let source = Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step));
+    let source =
+        Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step), scope);
     let outcome = extract_live(&cfg, &source, &key).await;
     let page = LiveSnapshot { tree: key.tree, elements, taken }.served();
     let extraction = match outcome {
