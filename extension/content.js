@@ -265,7 +265,7 @@ if (!globalThis.texCore) {
     setView: (view) => globalThis.texCore.call('setView', [view]),
     cancel: () => globalThis.texCore.call('cancel', []),
     dismiss: () => globalThis.texCore.call('dismiss', []),
-    regions: (kind) => core.regions(kind),
+    regions: (kind, max) => core.regions(kind, max),
     host: (tag) => core.own_host(tag),
   });
 }

@@ -142,7 +142,7 @@ globalThis.texPageView ??= (() => {
   /** Boxes over the template regions, in document coordinates: nothing moves. */
   function outlines(layer) {
     const draw = () => {
-      layer.replaceChildren(...Array.from(glue.regions('template')).slice(0, MAX_OUTLINES).flatMap((region) => {
+      layer.replaceChildren(...Array.from(glue.regions('template', MAX_OUTLINES)).flatMap((region) => {
         const r = region.getBoundingClientRect();
         if (!r.width || !r.height) return [];
         const box = el('div', { className: 'outline' });
@@ -232,7 +232,7 @@ globalThis.texPageView ??= (() => {
   }
 
   return {
-    /** `{setView, cancel, dismiss, regions, host}` from the content script. */
+    /** `{setView, cancel, dismiss, regions(kind, max), host}` from the content script. */
     connect(g) { glue = g; },
     render,
     progress,

@@ -323,9 +323,11 @@ pub fn template_html() -> Result<String, JsValue> {
 /// The roots of the page's template regions (`template`: subtrees that are
 /// template through and through) or content regions (`content`), as live
 /// elements: the page view outlines the one and lays out the other for
-/// reading, without naming our marks.
+/// reading, without naming our marks. At most `max` of them, the first in
+/// document order: handing 100,000 elements over to be outlined is work
+/// enough to freeze the tab.
 #[wasm_bindgen]
-pub fn regions(kind: &str) -> Result<js_sys::Array, JsValue> {
+pub fn regions(kind: &str, max: Option<usize>) -> Result<js_sys::Array, JsValue> {
     let hidden_by = match kind {
         "template" => View::Content,
         "content" => View::Template,
@@ -340,7 +342,8 @@ pub fn regions(kind: &str) -> Result<js_sys::Array, JsValue> {
     with_last(|_, l| {
         // The reading column holds content only: what scripts added is frame there.
         let roots = view::hidden_roots(&l.page.tree, &l.marks(hidden_by == View::Template), hidden_by);
-        Ok(roots.iter().zip(l.page.elements.iter()).filter(|(r, _)| **r).map(|(_, e)| JsValue::from(e)).collect())
+        let roots = roots.iter().zip(l.page.elements.iter()).filter(|(r, _)| **r);
+        Ok(roots.take(max.unwrap_or(usize::MAX)).map(|(_, e)| JsValue::from(e)).collect())
     })
 }
 

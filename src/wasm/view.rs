@@ -150,7 +150,8 @@ pub async fn show(
     let run = supersede();
     let names = MarkNames::new();
     let name = |kind| names.of(kind);
-    remove_copies_and_own(doc)?;
+    // Not the copies yet: the document's marked elements are the shown view's, unmarked in steps first.
+    remove_own(doc)?;
     for step in shown.chunks(STEP) {
         for &(i, kind) in step {
             elements[i as usize].remove_attribute(name(kind))?;
@@ -240,6 +241,11 @@ fn remove_copies_and_own(doc: &Document) -> Result<(), JsValue> {
             }
         }
     }
+    remove_own(doc)
+}
+
+/// Removes our own elements (the stylesheet, the page view's hosts).
+fn remove_own(doc: &Document) -> Result<(), JsValue> {
     let own = doc.query_selector_all(&format!("[{}]", mark(OWN)))?;
     for i in 0..own.length() {
         if let Some(node) = own.item(i) {

@@ -69,8 +69,9 @@ export function freezeTests(test, assert, open) {
   ]) {
     test(`a key page of ${name}: the extraction and every view end within seconds, the tab keeps ticking`, async (t) => {
       const server = await siteOf(prefix, main);
-      const s = await open(`${server.origin}${prefix}/index.html`);
+      let s;
       try {
+        s = await open(`${server.origin}${prefix}/index.html`);
         const run = await timed(s, () => s.extract());
         const error = run.out;
         const report = await s.report();
@@ -87,7 +88,7 @@ export function freezeTests(test, assert, open) {
           assert.ok(shown.longest < VIEW_GAP_MS, `the tab froze for ${shown.longest} ms showing the ${view} view`);
         }
       } finally {
-        await s.close();
+        await s?.close();
         await server.close();
       }
     });
@@ -96,8 +97,9 @@ export function freezeTests(test, assert, open) {
   test('Cancel during the extraction of a key page of 100,000 nested <div>s takes effect at once', async (t) => {
     // The linked pages answer late, so the extraction still runs when Cancel is clicked, whatever the machine.
     const server = await siteOf('/deeper', DEEP, { delayMs: 5_000 });
-    const s = await open(`${server.origin}/deeper/index.html`);
+    let s;
     try {
+      s = await open(`${server.origin}/deeper/index.html`);
       await s.inPage(startHeartbeat);
       await s.click('#extract');
       // Cancel shows once the extraction has run for a moment: the served key page is then being parsed.
@@ -112,7 +114,7 @@ export function freezeTests(test, assert, open) {
       assert.ok(latency < GAP_MS, `Cancel took ${latency} ms`);
       assert.ok(longest < GAP_MS, `the tab froze for ${longest} ms`);
     } finally {
-      await s.close();
+      await s?.close();
       await server.close();
     }
   });
