@@ -28,6 +28,12 @@ if (!globalThis.texCore) {
   let broken = null;
   /** Rejects the running extraction: a panic traps inside the core, and its own promise never settles. */
   let failRunning = null;
+  /**
+   * Cancel was clicked during this run. The core forgets a Cancel that came before its extraction began
+   * (a previous run's must not stop this one), so one clicked during template memory's look-up is kept here.
+   */
+  let cancelRequested = false;
+  const CANCELLED = { message: 'The extraction was cancelled.', key: 'errorCancelled', args: [] };
 
   function panicked(message) {
     broken = { message: `The extraction stopped on an internal error (${message}); reload the page to try again.`, key: 'errorPanic', args: [message] };
@@ -114,6 +120,7 @@ if (!globalThis.texCore) {
    */
   async function run(config, mode) {
     report = null;
+    cancelRequested = false;
     state = { status: 'running', progress: { phase: 'snapshot', loaded: 0, planned: 0 }, summary: null, error: null, view: null, highlight: false };
     const configJson = JSON.stringify(config ?? {});
     if (mode === 'use' || mode === 'only') {
@@ -153,6 +160,7 @@ if (!globalThis.texCore) {
       const panic = new Promise((_, reject) => { failRunning = reject; });
       // With "Learn from pages I visit" on, the visited routes are the candidates: nothing is loaded.
       const visited = mode !== undefined && (await learning());
+      if (cancelRequested) throw CANCELLED;
       report = await Promise.race([visited ? core.extract_visited(configJson) : core.extract(configJson, onProgress), panic]);
       report.engine = globalThis.texCore.engine;
       const summary = (visited ? summarizeVisited : summarize)(report, report.engine);
@@ -241,7 +249,11 @@ if (!globalThis.texCore) {
             value = null;
             break;
           case 'state': value = args[0] ? { ...state, report: fullReport() } : state; break;
-          case 'cancel': core.cancel(); value = state; break;
+          case 'cancel':
+            cancelRequested = state.status === 'running';
+            core.cancel();
+            value = state;
+            break;
           case 'setView': value = await this.setView(args[0]); break;
           case 'dismiss':
             if (state.view && state.view !== 'original') await this.setView('original');

@@ -94,6 +94,7 @@ pub async fn extract_live<S: PageSource>(
     let fetch_ms = source.now_ms() - t0;
     let served = match served {
         Ok(page) => page,
+        Err(error) if source.cancelled() => return Err(ExtractError::KeyPage(error)),
         Err(error) => return on_live(cfg, source, live, Fallback::LoadFailed { error }, (0.0, fetch_ms, 0.0)).await,
     };
     // Each long step of a big page's extraction starts a slice of its own.

@@ -62,10 +62,6 @@ impl<S: PageSource> Cancellable<S> {
     pub fn new(inner: S, scope: Scope) -> Self {
         Cancellable { inner, stop: scope.stop.clone(), _scope: scope }
     }
-
-    pub fn cancelled(&self) -> bool {
-        REQUESTED.get()
-    }
 }
 
 impl<S: PageSource> PageSource for Cancellable<S> {
@@ -91,5 +87,9 @@ impl<S: PageSource> PageSource for Cancellable<S> {
 
     async fn pause_while_loading(&self) {
         self.inner.pause_while_loading().await
+    }
+
+    fn cancelled(&self) -> bool {
+        REQUESTED.get()
     }
 }

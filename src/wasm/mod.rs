@@ -25,7 +25,7 @@ use crate::config::Config;
 use crate::dom::Tree;
 use crate::error::{ExtractError, LoadError};
 use crate::hyperlink::page_links;
-use crate::page_source::LoadedPage;
+use crate::page_source::{LoadedPage, PageSource};
 use crate::score::{disagreement, has_gold, macro_average, score, Score};
 use crate::served_key::{extract_live, Fallback, KeySource, LiveExtraction};
 use cancel::Cancellable;
