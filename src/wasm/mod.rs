@@ -9,7 +9,7 @@ pub mod live_snapshot;
 mod memory;
 mod panic_report;
 mod save;
-mod slices;
+pub mod slices;
 pub mod view;
 mod visited;
 
