@@ -28,6 +28,12 @@ if (!globalThis.texCore) {
   let broken = null;
   /** Rejects the running extraction: a panic traps inside the core, and its own promise never settles. */
   let failRunning = null;
+  /**
+   * Cancel was clicked during this run. The core forgets a Cancel that came before its extraction began
+   * (a previous run's must not stop this one), so one clicked during template memory's look-up is kept here.
+   */
+  let cancelRequested = false;
+  const CANCELLED = { message: 'The extraction was cancelled.', key: 'errorCancelled', args: [] };
 
   function panicked(message) {
     broken = { message: `The extraction stopped on an internal error (${message}); reload the page to try again.`, key: 'errorPanic', args: [message] };
@@ -114,6 +120,7 @@ if (!globalThis.texCore) {
    */
   async function run(config, mode) {
     report = null;
+    cancelRequested = false;
     state = { status: 'running', progress: { phase: 'snapshot', loaded: 0, planned: 0 }, summary: null, error: null, view: null, highlight: false };
     const configJson = JSON.stringify(config ?? {});
     if (mode === 'use' || mode === 'only') {
@@ -153,6 +160,7 @@ if (!globalThis.texCore) {
       const panic = new Promise((_, reject) => { failRunning = reject; });
       // With "Learn from pages I visit" on, the visited routes are the candidates: nothing is loaded.
       const visited = mode !== undefined && (await learning());
+      if (cancelRequested) throw CANCELLED;
       report = await Promise.race([visited ? core.extract_visited(configJson) : core.extract(configJson, onProgress), panic]);
       report.engine = globalThis.texCore.engine;
       const summary = (visited ? summarizeVisited : summarize)(report, report.engine);
@@ -183,7 +191,7 @@ if (!globalThis.texCore) {
     let message = { ok: false, error: state.error };
     if (state.status === 'done') {
       try {
-        globalThis.texCore.setView(view);
+        await globalThis.texCore.setView(view);
         message = { ok: true, template_nodes: state.summary.template_nodes, total_nodes: state.summary.total_nodes };
       } catch (e) {
         message = { ok: false, error: sentence(broken ?? e) };
@@ -215,9 +223,9 @@ if (!globalThis.texCore) {
       return this.engine;
     },
 
-    /** Shows `view` on the page; a chosen view ends the first outline. */
-    setView(view) {
-      const shown = core.set_view(view);
+    /** Shows `view` on the page (in steps: a big page keeps running); a chosen view ends the first outline. */
+    async setView(view) {
+      const shown = await core.set_view(view);
       state = { ...state, view: shown, highlight: false, dismissed: false };
       changed();
       return shown;
@@ -241,10 +249,14 @@ if (!globalThis.texCore) {
             value = null;
             break;
           case 'state': value = args[0] ? { ...state, report: fullReport() } : state; break;
-          case 'cancel': core.cancel(); value = state; break;
-          case 'setView': value = this.setView(args[0]); break;
+          case 'cancel':
+            cancelRequested = state.status === 'running';
+            core.cancel();
+            value = state;
+            break;
+          case 'setView': value = await this.setView(args[0]); break;
           case 'dismiss':
-            if (state.view && state.view !== 'original') this.setView('original');
+            if (state.view && state.view !== 'original') await this.setView('original');
             state = { ...state, highlight: false, dismissed: true };
             changed();
             value = state;
@@ -265,7 +277,7 @@ if (!globalThis.texCore) {
     setView: (view) => globalThis.texCore.call('setView', [view]),
     cancel: () => globalThis.texCore.call('cancel', []),
     dismiss: () => globalThis.texCore.call('dismiss', []),
-    regions: (kind) => core.regions(kind),
+    regions: (kind, max) => core.regions(kind, max),
     host: (tag) => core.own_host(tag),
   });
 }

@@ -15,10 +15,22 @@ globalThis.texLiveDom ??= {
    * text nodes joined, as the HTML parser never leaves two side by side).
    */
   walk(root, own, withTree) {
+    const walker = this.walker(root, own, withTree);
+    walker.step(Infinity);
+    return walker.result();
+  },
+
+  /**
+   * The same walk in steps, so that a page of 100,000 elements is read without freezing the tab:
+   * `step(nodes)` visits at most `nodes` more nodes and says whether any are left; `result()` is
+   * `walk`'s answer once none are. Nodes the page changes between two steps are read as they
+   * are when reached (the core's watch, started before the walk, sees the change).
+   */
+  walker(root, own, withTree) {
     const elements = [];
     const strings = [];
     const codes = [];
-    if (root.hasAttribute(own)) return [elements, '', new Int32Array(0)];
+    if (root.hasAttribute(own)) return { step: () => false, result: () => [elements, '', new Int32Array(0)] };
     let text = '';
     const flush = () => {
       if (text) {
@@ -63,7 +75,13 @@ globalThis.texLiveDom ??= {
     const rootTag = root.localName;
     open(root, rootTag);
     const pending = [firstChild(root, rootTag)];
-    while (pending.length) {
+    const step = (nodes) => {
+      for (let left = nodes; pending.length && left > 0; left--) {
+        visit();
+      }
+      return pending.length > 0;
+    };
+    const visit = () => {
       const node = pending[pending.length - 1];
       if (node === null) {
         pending.pop();
@@ -71,12 +89,12 @@ globalThis.texLiveDom ??= {
           flush();
           codes.push(1);
         }
-        continue;
+        return;
       }
       pending[pending.length - 1] = node.nextSibling;
       const type = node.nodeType;
       if (type === ELEMENT) {
-        if (node.hasAttribute(own)) continue;
+        if (node.hasAttribute(own)) return;
         if (withTree) flush();
         const tag = node.localName;
         open(node, tag);
@@ -84,8 +102,8 @@ globalThis.texLiveDom ??= {
       } else if (withTree && (type === TEXT || type === CDATA)) {
         text += node.nodeValue;
       }
-    }
-    return [elements, strings.join(''), Int32Array.from(codes)];
+    };
+    return { step, result: () => [elements, strings.join(''), Int32Array.from(codes)] };
   },
 
   /**

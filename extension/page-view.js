@@ -9,6 +9,11 @@
 globalThis.texPageView ??= (() => {
   const { t, sentence, percent } = globalThis.texI18n;
   const VIEWS = ['original', 'template', 'content'];
+  /**
+   * Outlines drawn at most: a page whose template is 100,000 separate regions (a list of siblings
+   * each its own region) took seconds to draw them all, the tab frozen, and no reader tells them apart.
+   */
+  const MAX_OUTLINES = 2000;
   // A class no page can already use, for the reading column's light-DOM rules.
   const READER = `tex-reader-${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
   let glue = null;
@@ -137,7 +142,7 @@ globalThis.texPageView ??= (() => {
   /** Boxes over the template regions, in document coordinates: nothing moves. */
   function outlines(layer) {
     const draw = () => {
-      layer.replaceChildren(...Array.from(glue.regions('template')).flatMap((region) => {
+      layer.replaceChildren(...Array.from(glue.regions('template', MAX_OUTLINES)).flatMap((region) => {
         const r = region.getBoundingClientRect();
         if (!r.width || !r.height) return [];
         const box = el('div', { className: 'outline' });
@@ -227,7 +232,7 @@ globalThis.texPageView ??= (() => {
   }
 
   return {
-    /** `{setView, cancel, dismiss, regions, host}` from the content script. */
+    /** `{setView, cancel, dismiss, regions(kind, max), host}` from the content script. */
     connect(g) { glue = g; },
     render,
     progress,

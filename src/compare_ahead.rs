@@ -11,18 +11,34 @@ use std::collections::HashMap;
 
 use url::Url;
 
-use crate::config::Config;
+use crate::config::{Algorithm, Config};
 use crate::dom::Tree;
 use crate::error::LoadError;
-use crate::mapping::Mapping;
+use crate::mapping::{EtdmSteps, Mapping};
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::map_page;
 use crate::text_recurrence::{keep_repeated_content, KeyText};
 
+/// Mapped pairs whose children ETDM maps between two pauses.
+const ETDM_STEP: usize = 512;
+
 /// The mapping of the key page into `page`, keeping only what `page`
-/// repeats in content too: the one comparison a voter needs.
-fn compare(cfg: &Config, key: &Tree, key_text: &KeyText, page: &Tree) -> Mapping {
-    keep_repeated_content(&cfg.content, key, key_text, page, &map_page(cfg, key, page))
+/// repeats in content too: the one comparison a voter needs. ETDM goes in
+/// steps with a pause between two (in a browser, the page runs once a slice
+/// is spent): two pages of 100,000 elements take a while to compare.
+async fn compare<S: PageSource>(source: &S, cfg: &Config, key: &Tree, key_text: &KeyText, page: &Tree) -> Mapping {
+    let mapping = match cfg.algorithm {
+        Algorithm::Etdm => {
+            let mut steps = EtdmSteps::new(cfg, key, page);
+            while steps.step(ETDM_STEP) {
+                source.pause_while_loading().await;
+            }
+            steps.finish()
+        }
+        Algorithm::Rtdm => map_page(cfg, key, page),
+    };
+    source.pause_while_loading().await;
+    keep_repeated_content(&cfg.content, key, key_text, page, &mapping)
 }
 
 /// A source whose loads also compare each page with the key page.
@@ -49,7 +65,7 @@ impl<S: PageSource> PageSource for CompareAhead<'_, S> {
     async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let page = self.source.load(url).await?;
         self.source.pause_while_loading().await;
-        let mapping = compare(self.cfg, self.key, self.key_text, &page.tree);
+        let mapping = compare(self.source, self.cfg, self.key, self.key_text, &page.tree).await;
         self.done.borrow_mut().insert(url.clone(), mapping);
         Ok(page)
     }
@@ -81,7 +97,8 @@ mod tests {
         let text = KeyText::of(&key);
         let ahead = CompareAhead::new(&site, &cfg, &key, &text);
         let page = futures::executor::block_on(ahead.load(&url("b"))).unwrap();
-        assert_eq!(ahead.take(&url("b")), Some(compare(&cfg, &key, &text, &page.tree)));
+        let expected = keep_repeated_content(&cfg.content, &key, &text, &page.tree, &map_page(&cfg, &key, &page.tree));
+        assert_eq!(ahead.take(&url("b")), Some(expected));
         assert_eq!(ahead.take(&url("b")), None, "taken once");
         assert!(futures::executor::block_on(ahead.load(&url("missing"))).is_err());
         assert_eq!(ahead.take(&url("missing")), None);

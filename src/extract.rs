@@ -97,13 +97,16 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     if links.is_empty() {
         return Err(ExtractError::NoLinks);
     }
+    source.pause_while_loading().await;
     let sorted = sort_links(&key.tree, &key.url, &links);
     let ordered = source.now_ms();
+    source.pause_while_loading().await;
 
     // With the content signal every loaded page is compared: each is
     // compared as it loads (see `compare_ahead`). Without it nothing reads
     // the key page's text.
     let key_text = if cfg.content.enabled { KeyText::of(&key.tree) } else { KeyText::default() };
+    source.pause_while_loading().await;
     let ahead = CompareAhead::new(source, cfg, &key.tree, &key_text);
     let search =
         if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };

@@ -142,21 +142,56 @@ fn proportional(i: usize, from: usize, to: usize) -> usize {
 /// `state_markers`, tokens that move between two sibling lists are left out
 /// below them.
 pub fn etdm(cfg: &Config, key: &Tree, other: &Tree) -> Mapping {
-    let mut m = Mapping::empty(key.len());
-    if key.is_empty() || other.is_empty() || key.node(NodeId::ROOT).tag != other.node(NodeId::ROOT).tag {
-        return m;
-    }
-    m.set(NodeId::ROOT, NodeId::ROOT);
-    let mut stack = vec![(NodeId::ROOT, NodeId::ROOT, StateMarkers::NONE)];
-    while let Some((a, b, inherited)) = stack.pop() {
-        let (s1, s2) = (key.children(a), other.children(b));
-        let markers = if cfg.equality.state_markers { moving(key, s1, other, s2, &inherited) } else { inherited };
-        for (c1, c2) in map_siblings(cfg, key, s1, other, s2, &markers) {
-            m.set(c1, c2);
-            stack.push((c1, c2, markers.clone()));
+    let mut steps = EtdmSteps::new(cfg, key, other);
+    while steps.step(usize::MAX) {}
+    steps.finish()
+}
+
+/// [`etdm`] a few mapped pairs at a time, in the same order, so the same
+/// mapping: in a browser the page runs between two steps of comparing two
+/// pages of 100,000 elements.
+pub struct EtdmSteps<'a> {
+    cfg: &'a Config,
+    key: &'a Tree,
+    other: &'a Tree,
+    mapping: Mapping,
+    /// Mapped pairs whose children are still to map, with the state
+    /// markers their ancestors' lists leave out.
+    stack: Vec<(NodeId, NodeId, StateMarkers)>,
+}
+
+impl<'a> EtdmSteps<'a> {
+    pub fn new(cfg: &'a Config, key: &'a Tree, other: &'a Tree) -> Self {
+        let mut mapping = Mapping::empty(key.len());
+        let mut stack = Vec::new();
+        if !key.is_empty() && !other.is_empty() && key.node(NodeId::ROOT).tag == other.node(NodeId::ROOT).tag {
+            mapping.set(NodeId::ROOT, NodeId::ROOT);
+            stack.push((NodeId::ROOT, NodeId::ROOT, StateMarkers::NONE));
         }
+        Self { cfg, key, other, mapping, stack }
     }
-    m
+
+    /// Maps the children of at most `pairs` more mapped pairs; whether any are left.
+    pub fn step(&mut self, pairs: usize) -> bool {
+        for _ in 0..pairs {
+            let Some((a, b, inherited)) = self.stack.pop() else { break };
+            let (s1, s2) = (self.key.children(a), self.other.children(b));
+            let markers = if self.cfg.equality.state_markers {
+                moving(self.key, s1, self.other, s2, &inherited)
+            } else {
+                inherited
+            };
+            for (c1, c2) in map_siblings(self.cfg, self.key, s1, self.other, s2, &markers) {
+                self.mapping.set(c1, c2);
+                self.stack.push((c1, c2, markers.clone()));
+            }
+        }
+        !self.stack.is_empty()
+    }
+
+    pub fn finish(self) -> Mapping {
+        self.mapping
+    }
 }
 
 #[cfg(test)]
@@ -208,6 +243,25 @@ mod tests {
         assert_eq!(proportional(99_999, 100_000, 100_000), 99_999);
         assert_eq!(proportional(70_000, 100_001, 100_001), 70_000);
         assert_eq!(proportional(3, 1, 10), 0);
+    }
+
+    #[test]
+    fn etdm_in_steps_gives_the_same_mapping_as_in_one_go() {
+        let key = tree("html( body( nav.menu( a a a ) article( h1 p( b i ) p ) div( div( div( p ) ) ) footer.foot ) )");
+        let other =
+            tree("html( body( nav.menu( a a ) article( h1 p( i ) ) div( div( p ) ) table( tr ) footer.foot ) )");
+        let cfg = Config::default();
+        let whole = etdm(&cfg, &key, &other);
+        for pairs in [1, 2, 3] {
+            let mut steps = EtdmSteps::new(&cfg, &key, &other);
+            let mut count = 1;
+            while steps.step(pairs) {
+                count += 1;
+            }
+            assert!(pairs > 1 || count > 5, "one pair a step takes several steps");
+            assert_eq!(steps.finish(), whole, "{pairs} pairs a step");
+        }
+        assert!(whole.len() > 5 && whole.len() < key.len());
     }
 
     #[test]

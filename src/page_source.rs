@@ -40,6 +40,12 @@ pub trait PageSource {
     fn pause_while_loading(&self) -> impl Future<Output = ()> {
         std::future::ready(())
     }
+
+    /// Whether the user asked the extraction to stop (the browser's Cancel):
+    /// a load that failed for that reason is no reason to try another way.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -94,8 +94,11 @@ pub async fn extract_live<S: PageSource>(
     let fetch_ms = source.now_ms() - t0;
     let served = match served {
         Ok(page) => page,
+        Err(error) if source.cancelled() => return Err(ExtractError::KeyPage(error)),
         Err(error) => return on_live(cfg, source, live, Fallback::LoadFailed { error }, (0.0, fetch_ms, 0.0)).await,
     };
+    // Each long step of a big page's extraction starts a slice of its own.
+    source.pause_while_loading().await;
     let t1 = source.now_ms();
     let alignment = align(&served.tree, &live.tree);
     let align_ms = source.now_ms() - t1;
@@ -110,6 +113,7 @@ pub async fn extract_live<S: PageSource>(
     if served_links == 0 {
         return on_live(cfg, source, live, Fallback::NoServedLinks, (live_share, fetch_ms, align_ms)).await;
     }
+    source.pause_while_loading().await;
     let x = extract(cfg, source, &served).await?;
     let template = alignment.carry(&served.tree, &live.tree, &x.template);
     let added = alignment.added();

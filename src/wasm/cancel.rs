@@ -29,14 +29,21 @@ pub fn request() {
 pub struct Cancellable<S> {
     inner: S,
     stop: Shared<JsFuture>,
+    _scope: Scope,
 }
 
-impl<S: PageSource> Cancellable<S> {
-    /// Wraps `inner` for one extraction; a previous extraction's cancel no longer applies.
-    pub fn new(inner: S) -> Self {
+/// What a Cancel asked during one extraction stops: begun before the page
+/// is read, which takes steps, so a Cancel during the read is kept.
+pub struct Scope {
+    stop: Shared<JsFuture>,
+}
+
+impl Scope {
+    /// Starts an extraction's scope; a previous extraction's cancel no longer applies.
+    pub fn begin() -> Self {
         REQUESTED.set(false);
         let promise = js_sys::Promise::new(&mut |resolve, _| RESOLVE.with_borrow_mut(|r| *r = Some(resolve)));
-        Cancellable { inner, stop: JsFuture::from(promise).shared() }
+        Scope { stop: JsFuture::from(promise).shared() }
     }
 
     pub fn cancelled(&self) -> bool {
@@ -44,9 +51,16 @@ impl<S: PageSource> Cancellable<S> {
     }
 }
 
-impl<S> Drop for Cancellable<S> {
+impl Drop for Scope {
     fn drop(&mut self) {
         RESOLVE.with_borrow_mut(|r| *r = None);
+    }
+}
+
+impl<S: PageSource> Cancellable<S> {
+    /// Wraps `inner` for the rest of the extraction of `scope`.
+    pub fn new(inner: S, scope: Scope) -> Self {
+        Cancellable { inner, stop: scope.stop.clone(), _scope: scope }
     }
 }
 
@@ -73,5 +87,9 @@ impl<S: PageSource> PageSource for Cancellable<S> {
 
     async fn pause_while_loading(&self) {
         self.inner.pause_while_loading().await
+    }
+
+    fn cancelled(&self) -> bool {
+        REQUESTED.get()
     }
 }

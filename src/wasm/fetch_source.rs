@@ -22,6 +22,7 @@ use web_sys::{
     RequestRedirect, ResponseType,
 };
 
+use super::slices::SLICE_MS;
 use crate::error::LoadError;
 use crate::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
 use crate::page_source::{LoadedPage, PageSource};
@@ -57,11 +58,6 @@ pub struct FetchSource {
     pauses: Cell<usize>,
     on_step: Box<dyn Fn(Step)>,
 }
-
-/// The longest stretch of work the tab goes without handling input or
-/// painting; under 50 ms a task does not count as long. Yielding more often
-/// only delays the extraction: each yield waits for a turn of the event loop.
-const SLICE_MS: f64 = 40.0;
 
 /// A body this big takes several milliseconds to parse: let the event loop
 /// run before it (the body of a small page is parsed at once).

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
+use super::slices::Slices;
 use crate::dom::{Tree, TreeBuilder, OWN_ATTRIBUTE_PREFIX};
 
 /// A random word drawn once per load of the core in a page: every attribute
@@ -40,7 +41,24 @@ extern "C" {
     /// `extension/live-dom.js`, injected before the core: the walk in one call.
     #[wasm_bindgen(js_namespace = texLiveDom, js_name = walk)]
     fn flat_walk(root: &Element, own: &str, with_tree: bool) -> js_sys::Array;
+
+    /// The same walk in steps (`texLiveDom.walker`).
+    type Walker;
+
+    #[wasm_bindgen(js_namespace = texLiveDom, js_name = walker)]
+    fn walker(root: &Element, own: &str, with_tree: bool) -> Walker;
+
+    /// Visits at most `nodes` more nodes; whether any are left.
+    #[wasm_bindgen(method)]
+    fn step(this: &Walker, nodes: u32) -> bool;
+
+    #[wasm_bindgen(method)]
+    fn result(this: &Walker) -> js_sys::Array;
 }
+
+/// Nodes walked, codes decoded or elements taken over between two looks at
+/// the clock in [`snapshot_in_steps`]: a few milliseconds of each.
+const STEP: u32 = 4_096;
 
 /// The snapshot of the subtree rooted at `root`, with the live elements in
 /// the snapshot's order, or `None` when `root` is one of our own elements.
@@ -50,6 +68,33 @@ pub fn snapshot(root: &Element) -> Option<(Tree, Vec<Element>)> {
     let codes = js_sys::Int32Array::from(walked.get(2)).to_vec();
     let tree = decode(&strings, &codes)?;
     Some((tree, live_elements(&walked)))
+}
+
+/// [`snapshot`] in steps, awaiting `slices.pause()` between two: a page of
+/// 100,000 elements takes a few hundred milliseconds to read, and the tab
+/// goes on meanwhile. The same walk and decoding, so the same snapshot.
+pub async fn snapshot_in_steps(root: &Element, slices: &Slices) -> Option<(Tree, Vec<Element>)> {
+    let walk = walker(root, &mark(OWN), true);
+    while walk.step(STEP) {
+        slices.pause().await;
+    }
+    let walked = walk.result();
+    let strings = walked.get(1).as_string().unwrap_or_default();
+    let codes = js_sys::Int32Array::from(walked.get(2)).to_vec();
+    let mut decoder = Decoder::new(&strings, &codes);
+    while decoder.step(STEP as usize)? {
+        slices.pause().await;
+    }
+    let tree = decoder.builder.finish()?;
+    let listed = js_sys::Array::from(&walked.get(0));
+    let mut elements = Vec::with_capacity(listed.length() as usize);
+    for i in 0..listed.length() {
+        elements.push(listed.get(i).unchecked_into());
+        if (i + 1) % STEP == 0 {
+            slices.pause().await;
+        }
+    }
+    Some((tree, elements))
 }
 
 /// The elements of the subtree rooted at `root`, in snapshot order.
@@ -64,26 +109,54 @@ fn live_elements(walked: &js_sys::Array) -> Vec<Element> {
 /// Builds the tree from the walk's encoding (see `live-dom.js`): codes
 /// whose lengths, in UTF-16 units, cut `strings` into tags, attributes and texts.
 fn decode(strings: &str, codes: &[i32]) -> Option<Tree> {
-    let mut rest = Utf16Cursor { rest: strings, ascii: strings.is_ascii() };
-    let mut codes = codes.iter().map(|&c| c.max(0) as usize);
-    let mut builder = TreeBuilder::new();
-    let mut attributes: Vec<(&str, &str)> = Vec::new();
-    while let Some(code) = codes.next() {
-        match code {
-            0 => {
-                let tag = rest.take(codes.next()?);
-                attributes.clear();
-                for _ in 0..codes.next()? {
-                    let (name, value) = (codes.next()?, codes.next()?);
-                    attributes.push((rest.take(name), rest.take(value)));
-                }
-                builder.open(tag, attributes.iter().copied());
-            }
-            1 => builder.close(),
-            _ => builder.text(rest.take(codes.next()?)),
-        }
+    let mut decoder = Decoder::new(strings, codes);
+    while decoder.step(usize::MAX)? {}
+    decoder.builder.finish()
+}
+
+/// The decoding of a walk, a number of codes at a time.
+struct Decoder<'a> {
+    rest: Utf16Cursor<'a>,
+    codes: std::slice::Iter<'a, i32>,
+    builder: TreeBuilder,
+    attributes: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> Decoder<'a> {
+    fn new(strings: &'a str, codes: &'a [i32]) -> Self {
+        let rest = Utf16Cursor { rest: strings, ascii: strings.is_ascii() };
+        Self { rest, codes: codes.iter(), builder: TreeBuilder::new(), attributes: Vec::new() }
     }
-    builder.finish()
+
+    fn next(&mut self) -> Option<usize> {
+        self.codes.next().map(|&c| c.max(0) as usize)
+    }
+
+    /// Decodes at most `opened` more openings, closings or texts; whether
+    /// codes are left, or `None` for a malformed encoding.
+    fn step(&mut self, opened: usize) -> Option<bool> {
+        for _ in 0..opened {
+            let Some(code) = self.next() else { return Some(false) };
+            match code {
+                0 => {
+                    let length = self.next()?;
+                    let tag = self.rest.take(length);
+                    self.attributes.clear();
+                    for _ in 0..self.next()? {
+                        let (name, value) = (self.next()?, self.next()?);
+                        self.attributes.push((self.rest.take(name), self.rest.take(value)));
+                    }
+                    self.builder.open(tag, self.attributes.iter().copied());
+                }
+                1 => self.builder.close(),
+                _ => {
+                    let length = self.next()?;
+                    self.builder.text(self.rest.take(length));
+                }
+            }
+        }
+        Some(self.codes.len() > 0)
+    }
 }
 
 /// Reads consecutive pieces of a string whose lengths JavaScript measured in UTF-16 units.

@@ -9,12 +9,14 @@
 //! elements, which no snapshot reads, do not count.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use url::Url;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::live_dom::{self, mark, OWN};
+use super::slices::Slices;
 use crate::dom::Tree;
 
 #[wasm_bindgen]
@@ -53,7 +55,8 @@ impl Drop for Taken {
 /// A snapshot of the live page with its elements in snapshot order.
 pub struct LiveSnapshot {
     pub tree: Tree,
-    pub elements: Vec<Element>,
+    /// Shared with a view being applied in steps.
+    pub elements: Rc<[Element]>,
     pub taken: Taken,
 }
 
@@ -90,12 +93,36 @@ impl LiveSnapshot {
 /// walk; and whether an earlier click read the page (this one did not).
 /// `None` when `root` is ours.
 pub fn current(root: &Element, url: &Url, previous: Option<LiveSnapshot>) -> Option<(LiveSnapshot, bool)> {
-    let spare = SPARE.with_borrow_mut(Option::take);
-    if let Some(kept) = previous.into_iter().chain(spare).find(|s| s.is_current(url)) {
-        let from_before = kept.taken.served;
-        return Some((kept, from_before));
+    if let Some(kept) = unchanged(url, previous) {
+        return Some(kept);
     }
     let watcher = watch(root, &mark(OWN));
     let (tree, elements) = live_dom::snapshot(root)?;
+    let elements = elements.into();
     Some((LiveSnapshot { tree, elements, taken: Taken { url: without_fragment(url), watcher, served: false } }, false))
+}
+
+/// [`current`] with a new walk done in steps (see [`live_dom::snapshot_in_steps`]).
+pub async fn current_in_steps(
+    root: &Element,
+    url: &Url,
+    previous: Option<LiveSnapshot>,
+    slices: &Slices,
+) -> Option<(LiveSnapshot, bool)> {
+    if let Some(kept) = unchanged(url, previous) {
+        return Some(kept);
+    }
+    let watcher = watch(root, &mark(OWN));
+    let (tree, elements) = live_dom::snapshot_in_steps(root, slices).await?;
+    let elements = elements.into();
+    Some((LiveSnapshot { tree, elements, taken: Taken { url: without_fragment(url), watcher, served: false } }, false))
+}
+
+/// `previous` or the spare snapshot if the page has not changed since it
+/// was taken, and whether an earlier click read the page.
+fn unchanged(url: &Url, previous: Option<LiveSnapshot>) -> Option<(LiveSnapshot, bool)> {
+    let spare = SPARE.with_borrow_mut(Option::take);
+    let kept = previous.into_iter().chain(spare).find(|s| s.is_current(url))?;
+    let from_before = kept.taken.served;
+    Some((kept, from_before))
 }

@@ -10,7 +10,6 @@ use url::Url;
 use wasm_bindgen::prelude::*;
 
 use super::failure::{text, Failure};
-use super::view::View;
 use super::{check, document, install, live_snapshot, reject, take_last, to_js, with_last, Check, Extracted};
 use crate::config::Config;
 use crate::error::ExtractError;
@@ -119,7 +118,7 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
         match_ms,
         check: check(&page.tree, &template),
     })?;
-    install(Extracted { url, page: page.served(), template, added: Vec::new(), view: View::Original });
+    install(Extracted::new(url, page.served(), template, Vec::new()));
     Ok(out)
 }
 

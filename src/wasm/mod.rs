@@ -9,6 +9,7 @@ pub mod live_snapshot;
 mod memory;
 mod panic_report;
 mod save;
+pub mod slices;
 pub mod view;
 mod visited;
 
@@ -24,7 +25,7 @@ use crate::config::Config;
 use crate::dom::Tree;
 use crate::error::{ExtractError, LoadError};
 use crate::hyperlink::page_links;
-use crate::page_source::LoadedPage;
+use crate::page_source::{LoadedPage, PageSource};
 use crate::score::{disagreement, has_gold, macro_average, score, Score};
 use crate::served_key::{extract_live, Fallback, KeySource, LiveExtraction};
 use cancel::Cancellable;
@@ -42,9 +43,17 @@ struct Extracted {
     /// when nothing was compared with the served page.
     added: Vec<bool>,
     view: View,
+    /// The marks on the page: those of the view shown, and while a view is
+    /// being applied those of the view before it too.
+    marked: view::Marks,
 }
 
 impl Extracted {
+    /// A new result, shown in the original view.
+    fn new(url: Url, page: LiveSnapshot, template: Vec<bool>, added: Vec<bool>) -> Self {
+        Self { url, page, template, added, view: View::Original, marked: view::Marks::new() }
+    }
+
     /// The marks a view applies. The Content view and its reading column
     /// treat what scripts added as frame too (a cookie banner or a chat
     /// bubble is not content); the other views show the template alone.
@@ -194,17 +203,21 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let window = web_sys::window().ok_or("this script has no window")?;
     let performance = window.performance().ok_or("this browser has no performance clock")?;
     let url = web_page_url(&doc)?;
-    // In the original view no element carries our marks: the restore's
-    // document-wide queries then suffice (our own elements, marks on copies),
-    // without touching every element, which would also make the browser
+    // Only the elements the view shown marked are touched (none in the
+    // original view), not every element, which would also make the browser
     // recompute the page's style before the next outline.
     let previous = LAST.with_borrow_mut(Option::take);
     if let Some(l) = &previous {
-        view::restore(&doc, if l.view == View::Original { &[] } else { &l.page.elements })?;
+        view::restore(&doc, &l.page.elements, &l.marked)?;
     }
 
+    let scope = cancel::Scope::begin();
     notify(&progress, "snapshot", 0, 0);
-    let (key, elements, taken, kept) = read_key(&doc, &url, previous.map(|l| l.page), || performance.now())?;
+    let (key, elements, taken, kept) = read_key(&doc, &url, previous.map(|l| l.page), &performance).await?;
+    if scope.cancelled() {
+        LiveSnapshot { tree: key.tree, elements, taken }.keep();
+        return Err(reject(Failure::cancelled()));
+    }
 
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);
@@ -219,7 +232,8 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         }
         Step::Compared(pages) => notify(&progress, "comparing", pages, 0),
     });
-    let source = Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step));
+    let source =
+        Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step), scope);
     let outcome = extract_live(&cfg, &source, &key).await;
     let page = LiveSnapshot { tree: key.tree, elements, taken }.served();
     let extraction = match outcome {
@@ -246,7 +260,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         key_snapshot_kept: kept,
         check: check(&page.tree, &extraction.template),
     });
-    install(Extracted { url, page, template: extraction.template, added, view: View::Original });
+    install(Extracted::new(url, page, extraction.template, added));
     out
 }
 
@@ -265,13 +279,15 @@ pub fn template_paths() -> Result<Vec<String>, JsValue> {
     with_last(|_, l| Ok(crate::extract::template_paths(&l.page.tree, &l.template)))
 }
 
-/// Shows `name` (`original`, `template` or `content`); resolves to the view shown.
+/// Shows `name` (`original`, `template` or `content`); resolves to the view
+/// shown. Applied in steps (see [`view::show`]); a view asked for meanwhile
+/// takes over, and this call resolves to that one.
 #[wasm_bindgen]
-pub fn set_view(name: &str) -> Result<String, JsValue> {
-    let view = View::parse(name).ok_or_else(|| {
-        reject(Failure::new(format!("There is no view called {name}."), "errorNoView", vec![text(name)]))
+pub async fn set_view(name: String) -> Result<String, JsValue> {
+    let view = View::parse(&name).ok_or_else(|| {
+        reject(Failure::new(format!("There is no view called {name}."), "errorNoView", vec![text(&name)]))
     })?;
-    with_last(|doc, l| {
+    let (elements, shown, plan) = with_last(|_, l| {
         if view == View::Check && !has_gold(&l.page.tree) {
             return Err(reject(Failure::new(
                 "This page has no gold marks (class notTemplate), so there is nothing to check against.",
@@ -279,9 +295,22 @@ pub fn set_view(name: &str) -> Result<String, JsValue> {
                 vec![],
             )));
         }
-        view::show(doc, &l.page.tree, &l.page.elements, &l.marks(view == View::Content), view)?;
+        let plan = view::plan(&l.page.tree, &l.marks(view == View::Content), view);
+        let shown = std::mem::take(&mut l.marked);
+        l.marked = shown.iter().chain(&plan.0).copied().collect();
         l.view = view;
-        Ok(view.name().to_string())
+        Ok((l.page.elements.clone(), shown, plan))
+    })?;
+    let performance = web_sys::window().and_then(|w| w.performance()).ok_or("this browser has no performance clock")?;
+    let slices = slices::Slices::new(performance);
+    let done = view::show(&document()?, &elements, &shown, (&plan.0, &plan.1), &slices).await?;
+    LAST.with_borrow_mut(|last| match last.as_mut() {
+        Some(l) if done && std::rc::Rc::ptr_eq(&l.page.elements, &elements) => {
+            l.marked = plan.0;
+            Ok(view.name().to_string())
+        }
+        Some(l) => Ok(l.view.name().to_string()),
+        None => Ok(View::Original.name().to_string()),
     })
 }
 
@@ -294,9 +323,11 @@ pub fn template_html() -> Result<String, JsValue> {
 /// The roots of the page's template regions (`template`: subtrees that are
 /// template through and through) or content regions (`content`), as live
 /// elements: the page view outlines the one and lays out the other for
-/// reading, without naming our marks.
+/// reading, without naming our marks. At most `max` of them, the first in
+/// document order: handing 100,000 elements over to be outlined is work
+/// enough to freeze the tab.
 #[wasm_bindgen]
-pub fn regions(kind: &str) -> Result<js_sys::Array, JsValue> {
+pub fn regions(kind: &str, max: Option<usize>) -> Result<js_sys::Array, JsValue> {
     let hidden_by = match kind {
         "template" => View::Content,
         "content" => View::Template,
@@ -311,7 +342,8 @@ pub fn regions(kind: &str) -> Result<js_sys::Array, JsValue> {
     with_last(|_, l| {
         // The reading column holds content only: what scripts added is frame there.
         let roots = view::hidden_roots(&l.page.tree, &l.marks(hidden_by == View::Template), hidden_by);
-        Ok(roots.iter().zip(&l.page.elements).filter(|(r, _)| **r).map(|(_, e)| JsValue::from(e)).collect())
+        let roots = roots.iter().zip(l.page.elements.iter()).filter(|(r, _)| **r);
+        Ok(roots.take(max.unwrap_or(usize::MAX)).map(|(_, e)| JsValue::from(e)).collect())
     })
 }
 
@@ -333,9 +365,7 @@ pub fn own_host(tag: &str) -> Result<Element, JsValue> {
 /// thousands of elements is not walked for nothing.
 fn take_last(doc: &Document) -> Result<Option<LiveSnapshot>, JsValue> {
     let Some(l) = LAST.with_borrow_mut(Option::take) else { return Ok(None) };
-    if l.view != View::Original {
-        view::restore(doc, &l.page.elements)?;
-    }
+    view::restore(doc, &l.page.elements, &l.marked)?;
     Ok(Some(l.page))
 }
 
@@ -350,19 +380,21 @@ fn web_page_url(doc: &Document) -> Result<Url, JsValue> {
 
 /// The live page as the key page of an extraction (the previous click's
 /// snapshot when the page has not changed since), its elements, and whether
-/// the snapshot was kept; `now` times the read.
-fn read_key(
+/// the snapshot was kept. Read in slices: a page of 100,000 elements takes
+/// a few hundred milliseconds, and the tab goes on meanwhile.
+async fn read_key(
     doc: &Document,
     url: &Url,
     previous: Option<LiveSnapshot>,
-    now: impl Fn() -> f64,
-) -> Result<(LoadedPage, Vec<Element>, live_snapshot::Taken, bool), JsValue> {
-    let t0 = now();
+    performance: &web_sys::Performance,
+) -> Result<(LoadedPage, std::rc::Rc<[Element]>, live_snapshot::Taken, bool), JsValue> {
+    let t0 = performance.now();
     let empty = || sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() }));
     let root = doc.document_element().ok_or_else(empty)?;
-    let (page, kept) = live_snapshot::current(&root, url, previous).ok_or_else(empty)?;
+    let slices = slices::Slices::new(performance.clone());
+    let (page, kept) = live_snapshot::current_in_steps(&root, url, previous, &slices).await.ok_or_else(empty)?;
     let LiveSnapshot { tree, elements, taken } = page;
-    let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: now() - t0 };
+    let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: performance.now() - t0 };
     Ok((key, elements, taken, kept))
 }
 

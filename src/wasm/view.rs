@@ -3,10 +3,13 @@
 //! ([`mark`]) and one injected stylesheet change the page; the original view
 //! removes both, so the document returns byte for byte to what it was.
 
+use std::cell::Cell;
+
 use wasm_bindgen::JsValue;
 use web_sys::{Document, Element};
 
 use super::live_dom::{mark, OWN};
+use super::slices::Slices;
 use crate::dom::{NodeId, Tree};
 use crate::score::{disagreement, gold_template};
 use crate::view_collapse::emptied_and_holders;
@@ -84,12 +87,30 @@ impl View {
     }
 }
 
-/// Shows `view` of a page whose snapshot is `tree`, `elements` its live
-/// elements in snapshot order and `template` the core's verdict per node.
-pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool], view: View) -> Result<(), JsValue> {
-    restore(doc, elements)?;
+/// The marks a view sets: (element index in snapshot order, kind of mark).
+pub type Marks = Vec<(u32, &'static str)>;
+
+/// Elements marked or unmarked between two looks at the clock in [`show`].
+const STEP: usize = 2_048;
+
+thread_local! {
+    /// Counts the views begun and the restores: a view still being applied
+    /// stops at its next step once another view or a restore has begun.
+    static BEGUN: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Stops the view being applied, if any; the number of the work that does.
+fn supersede() -> u64 {
+    BEGUN.set(BEGUN.get() + 1);
+    BEGUN.get()
+}
+
+/// What showing `view` of a page whose snapshot is `tree` and `template`
+/// the core's verdict per node takes: the marks to set, in snapshot order
+/// of the elements, and the stylesheet's rules (none for the original view).
+pub fn plan(tree: &Tree, template: &[bool], view: View) -> (Marks, String) {
     if view == View::Original {
-        return Ok(());
+        return (Marks::new(), String::new());
     }
     let mut marks = Vec::new();
     let mut rules = hide_rules();
@@ -98,8 +119,8 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
         let shown: Vec<bool> = template.iter().zip(&gold).map(|(t, g)| *t || *g).collect();
         marks.extend(collapsed(tree, &hidden_roots(tree, &shown, View::Template)));
         let wrong = disagreement(tree, template);
-        marks.extend(wrong.misses.iter().map(|id| (id.index(), MISS)));
-        marks.extend(wrong.false_hits.iter().map(|id| (id.index(), FALSE_HIT)));
+        marks.extend(wrong.misses.iter().map(|id| (id.0, MISS)));
+        marks.extend(wrong.false_hits.iter().map(|id| (id.0, FALSE_HIT)));
         rules.push_str(&check_rules());
     } else if view == View::Template {
         marks.extend(collapsed(tree, &hidden_roots(tree, template, view)));
@@ -107,31 +128,86 @@ pub fn show(doc: &Document, tree: &Tree, elements: &[Element], template: &[bool]
         marks.extend(flagged(&hidden_roots(tree, template, view), HIDDEN));
     }
     marks.extend(flagged(template, TEMPLATE));
-    let names: Vec<(&str, String)> = KINDS.iter().map(|&k| (k, mark(k))).collect();
-    for (i, kind) in marks {
-        let name = &names.iter().find(|(k, _)| *k == kind).expect("a known kind").1;
-        elements[i].set_attribute(name, "")?;
+    (marks, rules)
+}
+
+/// Shows a view on the page whose live elements, in snapshot order, are
+/// `elements`: removes the marks `shown` of the view shown before, then sets
+/// `marks` with `rules` (see [`plan`]). In steps, awaiting `slices.pause()`
+/// between two, so that marking a 100,000-element page does not freeze the
+/// tab. The stylesheet goes out first and in last: with it in place, each
+/// step would hide or show a part of the page, and the browser would lay out
+/// the page again after every step (Firefox took over a minute to hide
+/// 100,000 siblings so). Resolves to false when another view or a restore
+/// began meanwhile: this one stopped, and that one removes whatever it had set.
+pub async fn show(
+    doc: &Document,
+    elements: &[Element],
+    shown: &[(u32, &'static str)],
+    (marks, rules): (&[(u32, &'static str)], &str),
+    slices: &Slices,
+) -> Result<bool, JsValue> {
+    let run = supersede();
+    let names = MarkNames::new();
+    let name = |kind| names.of(kind);
+    // Not the copies yet: the document's marked elements are the shown view's, unmarked in steps first.
+    remove_own(doc)?;
+    for step in shown.chunks(STEP) {
+        for &(i, kind) in step {
+            elements[i as usize].remove_attribute(name(kind))?;
+        }
+        slices.pause().await;
+        if BEGUN.get() != run {
+            return Ok(false);
+        }
+    }
+    // Copies the page made of marked elements meanwhile.
+    remove_copies_and_own(doc)?;
+    if rules.is_empty() {
+        return Ok(true);
+    }
+    for step in marks.chunks(STEP) {
+        for &(i, kind) in step {
+            elements[i as usize].set_attribute(name(kind), "")?;
+        }
+        slices.pause().await;
+        if BEGUN.get() != run {
+            return Ok(false);
+        }
     }
     let style = doc.create_element("style")?;
     style.set_attribute(&mark(OWN), "")?;
-    style.set_text_content(Some(&rules));
+    style.set_text_content(Some(rules));
     match doc.head() {
         Some(head) => head.append_child(&style)?,
         None => doc.document_element().ok_or("the page has no root element")?.append_child(&style)?,
     };
-    Ok(())
+    Ok(true)
+}
+
+/// The attribute name of every kind of mark, built once per call.
+struct MarkNames(Vec<(&'static str, String)>);
+
+impl MarkNames {
+    fn new() -> Self {
+        Self(KINDS.iter().map(|&k| (k, mark(k))).collect())
+    }
+
+    fn of(&self, kind: &str) -> &str {
+        &self.0.iter().find(|(k, _)| *k == kind).expect("a known kind").1
+    }
 }
 
 /// `(i, mark)` for every element whose flag is set.
-fn flagged(flags: &[bool], mark: &'static str) -> Vec<(usize, &'static str)> {
-    flags.iter().enumerate().filter(|(_, f)| **f).map(|(i, _)| (i, mark)).collect()
+fn flagged(flags: &[bool], mark: &'static str) -> Marks {
+    flags.iter().enumerate().filter(|(_, f)| **f).map(|(i, _)| (i as u32, mark)).collect()
 }
 
 /// The marks that collapse the layout around `hidden` (the roots the
 /// template view hides), so the page reads as its frame without the content:
 /// the roots, the containers left with nothing to show, and the shown
 /// ancestors of both.
-fn collapsed(tree: &Tree, hidden: &[bool]) -> Vec<(usize, &'static str)> {
+fn collapsed(tree: &Tree, hidden: &[bool]) -> Marks {
     let (emptied, holders) = emptied_and_holders(tree, hidden);
     let mut marks = flagged(hidden, HIDDEN);
     marks.extend(flagged(&emptied, EMPTIED));
@@ -141,10 +217,21 @@ fn collapsed(tree: &Tree, hidden: &[bool]) -> Vec<(usize, &'static str)> {
 
 /// Removes every mark and our stylesheet, and nothing else: only attributes
 /// and elements in our namespace are touched. Marks are looked for on the
-/// snapshot's elements and anywhere in the document, so copies the page made
-/// of marked elements (a header cloned on scroll) lose them too.
-pub fn restore(doc: &Document, elements: &[Element]) -> Result<(), JsValue> {
-    remove_marks(elements)?;
+/// snapshot's elements (`shown`: those the view shown set, see [`plan`]) and
+/// anywhere in the document, so copies the page made of marked elements (a
+/// header cloned on scroll) lose them too. A view still being applied stops.
+pub fn restore(doc: &Document, elements: &[Element], shown: &[(u32, &'static str)]) -> Result<(), JsValue> {
+    supersede();
+    let names = MarkNames::new();
+    for &(i, kind) in shown {
+        elements[i as usize].remove_attribute(names.of(kind))?;
+    }
+    remove_copies_and_own(doc)
+}
+
+/// Removes our marks from elements of the document that carry them, and
+/// our own elements (the stylesheet, the page view's hosts).
+fn remove_copies_and_own(doc: &Document) -> Result<(), JsValue> {
     for kind in KINDS {
         let name = mark(kind);
         let copies = doc.query_selector_all(&format!("[{name}]"))?;
@@ -154,6 +241,11 @@ pub fn restore(doc: &Document, elements: &[Element]) -> Result<(), JsValue> {
             }
         }
     }
+    remove_own(doc)
+}
+
+/// Removes our own elements (the stylesheet, the page view's hosts).
+fn remove_own(doc: &Document) -> Result<(), JsValue> {
     let own = doc.query_selector_all(&format!("[{}]", mark(OWN)))?;
     for i in 0..own.length() {
         if let Some(node) = own.item(i) {

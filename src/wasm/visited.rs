@@ -11,7 +11,6 @@ use wasm_bindgen::prelude::*;
 
 use super::failure::{text, Failure};
 use super::live_snapshot::LiveSnapshot;
-use super::view::View;
 use super::{
     check, document, install, json_to_js, live_dom, read_key, reject, sentence, take_last, to_js, web_page_url, Check,
     Extracted,
@@ -96,7 +95,8 @@ pub async fn extract_visited(config_json: String) -> Result<JsValue, JsValue> {
     let doc = document()?;
     let url = web_page_url(&doc)?;
     let previous = take_last(&doc)?;
-    let (key, elements, taken, kept) = read_key(&doc, &url, previous, now)?;
+    let performance = web_sys::window().and_then(|w| w.performance()).ok_or("this browser has no performance clock")?;
+    let (key, elements, taken, kept) = read_key(&doc, &url, previous, &performance).await?;
     // Taken out for the extraction, so no borrow spans an await; a route
     // remembered meanwhile is newer and stays in front.
     let routes = VISITED.with_borrow_mut(std::mem::take);
@@ -121,6 +121,6 @@ pub async fn extract_visited(config_json: String) -> Result<JsValue, JsValue> {
         check: check(&page.tree, &extraction.template),
         visited: Visited { used: extraction.cs.size, kept: visited },
     });
-    install(Extracted { url, page, template: extraction.template, added: Vec::new(), view: View::Original });
+    install(Extracted::new(url, page, extraction.template, Vec::new()));
     out
 }

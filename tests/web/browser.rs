@@ -23,6 +23,7 @@ use template_extractor::wasm::fetch_source::{yield_to_event_loop, FetchSource};
 use template_extractor::wasm::live_dom;
 use template_extractor::wasm::live_dom::{mark, OWN};
 use template_extractor::wasm::live_snapshot::{current, LiveSnapshot};
+use template_extractor::wasm::slices::Slices;
 use template_extractor::wasm::view::{self, View, EMPTIED, HIDDEN, HOLDER, TEMPLATE};
 use url::Url;
 
@@ -34,8 +35,39 @@ fn snapshot(root: &web_sys::Element) -> Option<(Tree, Vec<web_sys::Element>)> {
     live_dom::snapshot(root)
 }
 
+/// Shows `v` as `set_view` does: the view's plan, then `view::show` in
+/// steps; `marked` holds the marks on the page, as `Extracted::marked` does.
+async fn show(
+    doc: &Document,
+    tree: &Tree,
+    elements: &[web_sys::Element],
+    template: &[bool],
+    v: View,
+    marked: &mut view::Marks,
+) {
+    let (marks, rules) = view::plan(tree, template, v);
+    let slices = Slices::new(web_sys::window().unwrap().performance().unwrap());
+    assert!(view::show(doc, elements, marked, (&marks, &rules), &slices).await.unwrap(), "no other view began");
+    *marked = marks;
+}
+
 fn parsed(html: &str) -> Document {
     DomParser::new().unwrap().parse_from_string(html, SupportedType::TextHtml).unwrap()
+}
+
+/// The walk in steps (`snapshot_in_steps`, as an extraction reads the page)
+/// gives the snapshot of the walk in one call, elements included.
+#[wasm_bindgen_test]
+async fn the_stepped_snapshot_equals_the_one_call_snapshot() {
+    for (name, html) in FIXTURES.iter().filter(|(name, _)| *name != "shadow") {
+        let doc = parsed(html);
+        let root = doc.document_element().unwrap();
+        let (tree, elements) = snapshot(&root).unwrap();
+        let slices = Slices::new(web_sys::window().unwrap().performance().unwrap());
+        let (stepped, stepped_elements) = live_dom::snapshot_in_steps(&root, &slices).await.unwrap();
+        assert_eq!(describe(&stepped), describe(&tree), "{name}");
+        assert!(stepped_elements.iter().eq(elements.iter()), "{name}: the same elements in the same order");
+    }
 }
 
 /// DOMParser never attaches declarative shadow roots (only a rendered
@@ -72,7 +104,8 @@ async fn live_iframe_snapshot_equals_native_snapshot() {
 }
 
 #[wasm_bindgen_test]
-fn views_mark_hide_and_restore_exactly() {
+async fn views_mark_hide_and_restore_exactly() {
+    let mut marked = view::Marks::new();
     let doc = parsed(FIXTURES[2].1);
     let root = doc.document_element().unwrap();
     let before = root.outer_html();
@@ -82,7 +115,7 @@ fn views_mark_hide_and_restore_exactly() {
     let content = tree.subtree(main);
     let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
 
-    view::show(&doc, &tree, &elements, &template, View::Template).unwrap();
+    show(&doc, &tree, &elements, &template, View::Template, &mut marked).await;
     let hidden: Vec<usize> = (0..tree.len()).filter(|&i| elements[i].has_attribute(&mark(HIDDEN))).collect();
     assert_eq!(hidden, vec![main.index()], "the template view hides the content root only");
     assert!((0..tree.len()).all(|i| elements[i].has_attribute(&mark(TEMPLATE)) == template[i]));
@@ -90,7 +123,7 @@ fn views_mark_hide_and_restore_exactly() {
     let (again, _) = snapshot(&root).unwrap();
     assert_eq!(describe(&again), describe(&tree), "marks and our stylesheet are invisible to the snapshot");
 
-    view::show(&doc, &tree, &elements, &template, View::Content).unwrap();
+    show(&doc, &tree, &elements, &template, View::Content, &mut marked).await;
     let hidden: Vec<NodeId> =
         (0..tree.len()).filter(|&i| elements[i].has_attribute(&mark(HIDDEN))).map(|i| NodeId(i as u32)).collect();
     assert!(!hidden.is_empty());
@@ -98,7 +131,7 @@ fn views_mark_hide_and_restore_exactly() {
         assert!(template[id.index()] && !tree.subtree(*id).contains(&main.index()));
     }
 
-    view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
+    show(&doc, &tree, &elements, &template, View::Original, &mut marked).await;
     assert_eq!(root.outer_html(), before, "the original view restores the document byte for byte");
 }
 
@@ -112,7 +145,8 @@ fn all_but_main(tree: &Tree) -> Vec<bool> {
 /// A page that names its own attributes and elements like ours keeps them:
 /// our marks live in a namespace of their own.
 #[wasm_bindgen_test]
-fn a_page_using_data_tex_names_keeps_its_own_attributes_and_elements() {
+async fn a_page_using_data_tex_names_keeps_its_own_attributes_and_elements() {
+    let mut marked = view::Marks::new();
     let doc = parsed(
         "<html><head><title>t</title></head><body>\
          <header data-tex-template=\"mine\" data-tex-hidden=\"1\"><nav data-tex-own=\"x\">menu</nav></header>\
@@ -125,11 +159,11 @@ fn a_page_using_data_tex_names_keeps_its_own_attributes_and_elements() {
     assert_eq!(tree.len(), 10, "elements the page marked data-tex-own are part of its snapshot");
     let template = all_but_main(&tree);
     for v in [View::Template, View::Content, View::Template] {
-        view::show(&doc, &tree, &elements, &template, v).unwrap();
+        show(&doc, &tree, &elements, &template, v, &mut marked).await;
     }
     let nav = doc.query_selector("nav").unwrap().unwrap();
     assert_eq!(nav.get_attribute("data-tex-own").as_deref(), Some("x"), "the page's attribute is never ours");
-    view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
+    show(&doc, &tree, &elements, &template, View::Original, &mut marked).await;
     assert_eq!(root.outer_html(), before, "every element and attribute value of the page is back");
 }
 
@@ -137,7 +171,8 @@ fn a_page_using_data_tex_names_keeps_its_own_attributes_and_elements() {
 /// is hidden too (unless it has text of its own or was empty in the page),
 /// and the shown ancestors of hidden parts lose their minimum height.
 #[wasm_bindgen_test]
-fn the_template_view_collapses_what_it_emptied() {
+async fn the_template_view_collapses_what_it_emptied() {
+    let mut marked = view::Marks::new();
     let doc = parsed(
         "<html><head><title>t</title></head><body>\
          <header>site</header><div id=wrap><div id=box><main><p>text</p></main></div>\
@@ -150,7 +185,7 @@ fn the_template_view_collapses_what_it_emptied() {
     let content: Vec<usize> =
         tree.nodes().filter(|(_, n)| &*n.tag == "main").flat_map(|(id, _)| tree.subtree(id)).collect();
     let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
-    view::show(&doc, &tree, &elements, &template, View::Template).unwrap();
+    show(&doc, &tree, &elements, &template, View::Template, &mut marked).await;
     let with = |kind: &str| -> Vec<String> {
         let found = doc.query_selector_all(&format!("[{}]", mark(kind))).unwrap();
         (0..found.length())
@@ -168,26 +203,27 @@ fn the_template_view_collapses_what_it_emptied() {
     assert_eq!(with(HOLDER), ["html", "body", "wrap", "titled"]);
     let rules = doc.query_selector(&format!("style[{}]", mark(OWN))).unwrap().unwrap().text_content().unwrap();
     assert!(rules.contains(&format!("[{}]", mark(EMPTIED))) && rules.contains("display:none"));
-    view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
+    show(&doc, &tree, &elements, &template, View::Original, &mut marked).await;
     assert_eq!(root.outer_html(), before);
 }
 
 /// A page that clones marked elements (a sticky header copied on scroll)
 /// gets copies without our marks when the original view returns.
 #[wasm_bindgen_test]
-fn restore_removes_our_marks_from_copies_the_page_made() {
+async fn restore_removes_our_marks_from_copies_the_page_made() {
+    let mut marked = view::Marks::new();
     let doc = parsed(FIXTURES[2].1);
     let root = doc.document_element().unwrap();
     let before = root.outer_html();
     let (tree, elements) = snapshot(&root).unwrap();
     let template = all_but_main(&tree);
-    view::show(&doc, &tree, &elements, &template, View::Template).unwrap();
+    show(&doc, &tree, &elements, &template, View::Template, &mut marked).await;
     let body = doc.body().unwrap();
     let copy: web_sys::Element =
         body.first_element_child().unwrap().clone_node_with_deep(true).unwrap().dyn_into().unwrap();
     assert!(copy.has_attribute(&mark(TEMPLATE)), "the copy carries our mark while the view shows");
     body.append_child(&copy).unwrap();
-    view::show(&doc, &tree, &elements, &template, View::Original).unwrap();
+    show(&doc, &tree, &elements, &template, View::Original, &mut marked).await;
     let ours = format!("{}-", mark("x").trim_end_matches("-x"));
     let all = root.query_selector_all("*").unwrap();
     for i in 0..all.length() {
@@ -206,7 +242,8 @@ fn restore_removes_our_marks_from_copies_the_page_made() {
 /// views included, and never after anything the walk reads has changed.
 /// It counts as read before only once a click answered from it.
 #[wasm_bindgen_test]
-fn a_kept_snapshot_serves_until_the_page_changes() {
+async fn a_kept_snapshot_serves_until_the_page_changes() {
+    let mut marked = view::Marks::new();
     let doc = parsed(
         "<html><head><title>t</title></head><body><header>site</header>\
          <main><p id=p>text</p><template><i>later</i></template></main></body></html>",
@@ -225,7 +262,7 @@ fn a_kept_snapshot_serves_until_the_page_changes() {
 
     let template = all_but_main(&page.tree);
     for v in [View::Content, View::Template, View::Original] {
-        view::show(&doc, &page.tree, &page.elements, &template, v).unwrap();
+        show(&doc, &page.tree, &page.elements, &template, v, &mut marked).await;
     }
     let (page, read_before) = read(Some(page), "http://s.org/a");
     assert!(read_before, "our marks and stylesheet are not changes");
