@@ -60,9 +60,10 @@ pub fn moving(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId], inherited: &St
         return markers;
     }
     let (once1, once2) = (carried_once(t1, s1), carried_once(t2, s2));
+    let (entries1, entries2) = (entries(t1, s1), entries(t2, s2));
     for (token, &k1) in &once1 {
         let Some(&k2) = once2.get(token) else { continue };
-        if crossed_entries(t1, s1, k1, t2, s2, k2) {
+        if crossed_entries(t1, &entries1, k1, t2, &entries2, k2) {
             markers.add(*token);
         }
     }
@@ -99,27 +100,33 @@ fn near(t: &Tree, n: NodeId) -> Near {
 /// Whether some entry of `s1` (a labelled sibling) has a sibling of the same
 /// tag and label in `s2` whose names differ: without one, no state moved,
 /// and the exact search below is skipped. Most lists are a template's,
-/// identical on both pages, or content, whose labels differ.
+/// identical on both pages, or content, whose labels differ. Labels read
+/// numbers as one shape, so a long list can be one label throughout: each
+/// entry of `s2` is kept once per distinct names, and an entry with two is
+/// known to differ from any sibling, so a lookup costs O(log n).
 fn names_differ_on_an_entry(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId]) -> bool {
-    let mut entries: Vec<(u64, u64, NodeId)> = s2
+    let mut entries: Vec<(&str, u64, u64)> = s2
         .iter()
         .filter_map(|&y| {
             let n = near(t2, y);
-            (n.label != 0).then_some((n.label, n.names, y))
+            (n.label != 0).then_some((&*t2.node(y).tag, n.label, n.names))
         })
         .collect();
     if entries.is_empty() {
         return false;
     }
-    entries.sort_unstable_by_key(|e| e.0);
+    entries.sort_unstable();
+    entries.dedup();
     s1.iter().any(|&x| {
         let n = near(t1, x);
-        let from = entries.partition_point(|e| e.0 < n.label);
+        let tag = &*t1.node(x).tag;
+        let from = entries.partition_point(|e| (e.0, e.1) < (tag, n.label));
+        let mut same = entries[from..].iter().take_while(|e| e.0 == tag && e.1 == n.label);
         n.label != 0
-            && entries[from..]
-                .iter()
-                .take_while(|e| e.0 == n.label)
-                .any(|e| e.1 != n.names && t2.node(e.2).tag == t1.node(x).tag)
+            && match (same.next(), same.next()) {
+                (Some(e), None) => e.2 != n.names,
+                (first, second) => first.is_some() && second.is_some(),
+            }
     })
 }
 
@@ -151,22 +158,34 @@ fn tokens_near(t: &Tree, n: NodeId) -> Vec<Token> {
     out
 }
 
+/// The entries of a list, (tag, label) of each sibling, sorted for lookups.
+fn entries<'t>(t: &'t Tree, list: &[NodeId]) -> Vec<(&'t str, u64)> {
+    let mut out: Vec<(&str, u64)> = list.iter().map(|&m| (&*t.node(m).tag, near(t, m).label)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Whether the carriers `k1` and `k2` are different entries, each present
 /// on the other page without the token: a like sibling of the same tag and
-/// the same label.
-fn crossed_entries(t1: &Tree, s1: &[NodeId], k1: NodeId, t2: &Tree, s2: &[NodeId], k2: NodeId) -> bool {
-    let tag = &t1.node(k1).tag;
-    if t2.node(k2).tag != *tag {
+/// the same label (not the carrier itself, whose label is the other one).
+fn crossed_entries(
+    t1: &Tree,
+    entries1: &[(&str, u64)],
+    k1: NodeId,
+    t2: &Tree,
+    entries2: &[(&str, u64)],
+    k2: NodeId,
+) -> bool {
+    let tag = &*t1.node(k1).tag;
+    if &*t2.node(k2).tag != tag {
         return false;
     }
     let (text1, text2) = (near(t1, k1).label, near(t2, k2).label);
     if text1 == 0 || text2 == 0 || text1 == text2 {
         return false;
     }
-    let has_entry = |t: &Tree, list: &[NodeId], carrier: NodeId, text: u64| {
-        list.iter().any(|&m| m != carrier && t.node(m).tag == *tag && near(t, m).label == text)
-    };
-    has_entry(t2, s2, k2, text1) && has_entry(t1, s1, k1, text2)
+    entries2.binary_search(&(tag, text1)).is_ok() && entries1.binary_search(&(tag, text2)).is_ok()
 }
 
 #[cfg(test)]
