@@ -200,23 +200,39 @@ if (!globalThis.texCore) {
     api.runtime.sendMessage({ type: 'tex-ended', ...message }).catch(() => {});
   }
 
+  /** Starts an extraction with `[config, mode]` unless one runs: a second Extract joins the first. */
+  function begin([config, mode]) {
+    if (state.status !== 'running') running = run(config, mode);
+  }
+
+  /** The answer to an Extract once the extraction running, or the last one, has ended. */
+  async function ended() {
+    await running;
+    return state.status === 'error' ? { ok: false, error: state.error } : { ok: true, value: state.summary };
+  }
+
   globalThis.texCore = {
     engine: null,
+    /** The instantiation under way or done: see `init`. */
+    starting: null,
 
-    /** Instantiates the wasm build; pages whose CSP lacks 'wasm-unsafe-eval' refuse it in Chromium. */
-    async init() {
-      try {
-        await core({ module_or_path: api.runtime.getURL('tex_bg.wasm') });
+    /**
+     * Instantiates the wasm build, once however many callers start it (the popup, auto-apply,
+     * learning): a second instance would take the glue over from an extraction running in the first.
+     * Pages whose CSP lacks 'wasm-unsafe-eval' refuse it in Chromium.
+     */
+    init() {
+      this.starting ??= core({ module_or_path: api.runtime.getURL('tex_bg.wasm') }).then(() => {
         core.on_panic(panicked);
         this.engine = 'wasm';
-      } catch (e) {
-        return 'needs-wasm2js';
-      }
-      return this.engine;
+        return this.engine;
+      }, () => 'needs-wasm2js');
+      return this.starting;
     },
 
     /** The same core translated to JavaScript by wasm2js (tex_asm.js). */
     initFromAsm() {
+      if (this.engine) return this.engine;
       core.initFromExports(globalThis.texAsm);
       core.on_panic(panicked);
       this.engine = 'wasm2js';
@@ -238,13 +254,15 @@ if (!globalThis.texCore) {
         let value;
         switch (method) {
           case 'extract':
-            if (state.status !== 'running') running = run(args[0], args[1]);
-            await running;
-            if (state.status === 'error') return { ok: false, error: state.error };
-            value = state.summary;
+            begin(args);
+            return await ended();
+          case 'begin':
+            begin(args);
+            value = null;
             break;
+          case 'ended': return await ended();
           case 'start':
-            if (state.status !== 'running') running = run(args[0], args[1]);
+            begin(args);
             announce(args[2]);
             value = null;
             break;

@@ -11,6 +11,8 @@ let tab = null;
 let polling = null;
 // True while this popup awaits its own Extract: the answer brings the result, so nothing polls.
 let waiting = false;
+/** This popup's last Extract, until the page has started it: a Cancel must not overtake it. */
+let begun = null;
 
 function show(id, visible) { $(id).hidden = !visible; }
 
@@ -188,10 +190,12 @@ async function extract(mode = 'use') {
   // Hidden at once, so nobody reads the previous result as this one's.
   show('error', false);
   show('summary', false);
-  // One script round trip: the answer is the result (progress arrives as messages meanwhile).
+  // Started, then awaited: a Cancel clicked meanwhile is sent once the page has the extraction to
+  // cancel (progress arrives as messages meanwhile).
   waiting = true;
   display({ status: 'running', progress: null });
-  const summary = await run('extract', await storedConfig(), mode);
+  begun = storedConfig().then((config) => run('begin', config, mode));
+  const summary = (await begun) === undefined ? undefined : await run('ended');
   waiting = false;
   await display(summary ? { status: 'done', summary, view: 'original' } : { status: 'idle' });
 }
@@ -295,7 +299,10 @@ async function main() {
   $('again').addEventListener('click', () => extract('relearn'));
   $('auto').addEventListener('change', toggleAuto);
   $('learn').addEventListener('change', toggleLearn);
-  $('cancel').addEventListener('click', () => run('cancel'));
+  $('cancel').addEventListener('click', async () => {
+    await begun;
+    run('cancel');
+  });
   for (const b of $('view').querySelectorAll('button')) b.addEventListener('click', () => chooseView(b.dataset.viewButton));
   $('save').addEventListener('click', save);
   $('intro').textContent = plural('intro', (await storedConfig()).max_loads ?? DEFAULT_MAX_LOADS);

@@ -23,8 +23,20 @@ async function inTab(tabId, func, args = []) {
 /** What runs the core in a page, in order: injected on demand here, registered for auto-apply (memory-store.js). */
 const CORE_FILES = ['tex.js', 'live-dom.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'route-watch.js', 'content.js'];
 
-/** Makes sure the core runs in the tab; resolves to 'wasm' or 'wasm2js'. */
-async function ensureCore(tabId) {
+/** The tabs whose core this context is starting: a Cancel clicked meanwhile waits for the same start. */
+const starting = new Map();
+
+/**
+ * Makes sure the core runs in the tab; resolves to 'wasm' or 'wasm2js'. Calls made while it starts
+ * share one start: injecting the files twice redeclares the glue, and a second instance of the wasm
+ * module would take over the glue from an extraction running in the first.
+ */
+function ensureCore(tabId) {
+  if (!starting.has(tabId)) starting.set(tabId, startCore(tabId).finally(() => starting.delete(tabId)));
+  return starting.get(tabId);
+}
+
+async function startCore(tabId) {
   // A script registered for the site's host (auto-apply, learning) may have loaded the core without starting it.
   const loaded = await inTab(tabId, () => (globalThis.texCore ? globalThis.texCore.engine ?? 'not started' : null));
   if (loaded && loaded !== 'not started') return loaded;

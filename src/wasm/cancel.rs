@@ -49,6 +49,18 @@ impl Scope {
     pub fn cancelled(&self) -> bool {
         REQUESTED.get()
     }
+
+    /// Runs `work` until it ends or Cancel is clicked, whichever comes first: `None` when cancelled.
+    /// Work that yields between its steps (the page read in slices) is then dropped at its next step.
+    pub async fn unless_cancelled<T>(&self, work: impl std::future::Future<Output = T>) -> Option<T> {
+        if self.cancelled() {
+            return None;
+        }
+        match select(Box::pin(work), self.stop.clone()).await {
+            Either::Left((done, _)) => Some(done),
+            Either::Right(_) => None,
+        }
+    }
 }
 
 impl Drop for Scope {

@@ -213,11 +213,9 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
 
     let scope = cancel::Scope::begin();
     notify(&progress, "snapshot", 0, 0);
-    let (key, elements, taken, kept) = read_key(&doc, &url, previous.map(|l| l.page), &performance).await?;
-    if scope.cancelled() {
-        LiveSnapshot { tree: key.tree, elements, taken }.keep();
-        return Err(reject(Failure::cancelled()));
-    }
+    let read = scope.unless_cancelled(read_key(&doc, &url, previous.map(|l| l.page), &performance)).await;
+    let Some(read) = read else { return Err(reject(Failure::cancelled())) };
+    let (key, elements, taken, kept) = read?;
 
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);

@@ -99,9 +99,7 @@ export function freezeTests(test, assert, open) {
     const server = await siteOf('/deeper', DEEP, { delayMs: 5_000 });
     let s;
     try {
-      // A browser of its own: after the two big pages above, in the same Chromium, the popup stayed blank
-      // after Cancel (docs/limits.md, "What does not hold yet"); this test measures Cancel itself.
-      s = await open(`${server.origin}/deeper/index.html`, { fresh: true });
+      s = await open(`${server.origin}/deeper/index.html`);
       await s.inPage(startHeartbeat);
       await s.click('#extract');
       // Cancel shows once the extraction has run for a moment: the served key page is then being parsed.

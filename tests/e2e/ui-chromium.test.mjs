@@ -199,6 +199,21 @@ test('Cancel stops a running extraction and says so in one sentence', async () =
   await Promise.all([page.close(), popup.close()]);
 });
 
+test('Cancel clicked at once, before the page has the extraction or its core, cancels: one start, no error in the page', async () => {
+  const { page, popup } = await openWithPopup(browser, slow.origin + KEY_PAGE);
+  const before = browser.errors.length;
+  // Both clicks in one task, before the core has started in the tab (real clicks are too slow to be sure
+  // of that): they must share one start, and the Cancel must reach the page after the Extract.
+  await popup.evaluate(() => {
+    document.getElementById('extract').click();
+    document.getElementById('cancel').click();
+  });
+  await popup.waitForSelector('#error:not([hidden]), #summary:not([hidden])', { timeout: 60_000 });
+  assert.equal((await popupState(popup)).error, 'The extraction was cancelled.');
+  assert.deepEqual(browser.errors.slice(before), [], 'the core was injected and instantiated once');
+  await Promise.all([page.close(), popup.close()]);
+});
+
 test('three-way view control: state in the popup (aria-pressed) and on the page badge, content view reads as a column, original restores exactly', async () => {
   const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
   const before = await page.evaluate(() => document.documentElement.outerHTML);

@@ -89,6 +89,18 @@ test('Cancel stops a running extraction and says so in one sentence', async () =
   await close(popup, page);
 });
 
+test('Cancel clicked at once, before the page has the extraction or its core, cancels', async () => {
+  const { page, popup } = await openWithPopup(slow.origin + KEY_PAGE);
+  // Both clicks in one task: the Cancel must reach the page after the Extract, not be lost before it.
+  await ff.execute(() => {
+    document.getElementById('extract').click();
+    document.getElementById('cancel').click();
+  });
+  await ff.waitFor('#error:not([hidden]), #summary:not([hidden])', 60_000);
+  assert.equal(await visible('error') ? await text('error') : null, 'The extraction was cancelled.');
+  await close(popup, page);
+});
+
 test('three-way view control: aria-pressed in the popup, the same state on the page badge, original restores exactly', async () => {
   const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
   await ff.switchTo(page);
