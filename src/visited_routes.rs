@@ -79,18 +79,20 @@ impl VisitedRoutes {
     /// Keeps the snapshot of the route at `url`, replacing an older one of
     /// the same route and dropping the oldest beyond [`MAX_VISITED`].
     pub fn remember(&mut self, url: &Url, tree: &Tree) {
-        let address = route_address(url);
-        self.pages.retain(|(a, _)| *a != address);
-        self.pages.push_front((address, addressed(tree, url, |_| true)));
-        self.pages.truncate(MAX_VISITED);
+        self.keep(route_address(url), addressed(tree, url, |_| true));
     }
 
     /// Adds routes remembered after these, keeping the bound.
     pub fn absorb(&mut self, newer: VisitedRoutes) {
         for (address, tree) in newer.pages.into_iter().rev() {
-            self.pages.retain(|(a, _)| *a != address);
-            self.pages.push_front((address, tree));
+            self.keep(address, tree);
         }
+    }
+
+    /// Keeps `tree` as the newest route, in place of an older copy of it, within the bound.
+    fn keep(&mut self, address: Url, tree: Tree) {
+        self.pages.retain(|(a, _)| *a != address);
+        self.pages.push_front((address, tree));
         self.pages.truncate(MAX_VISITED);
     }
 

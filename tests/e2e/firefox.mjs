@@ -126,6 +126,11 @@ export async function launchFirefox({ prefs: extra = {} } = {}) {
         report: await fullReport(),
       }));
     },
+    /** Picks `view` in the current popup's Original / Template / Content control and waits until it shows it. */
+    async chooseView(view) {
+      await ff.click(`[data-view-button="${view}"]`);
+      await ff.waitFor(`#view[data-view="${view}"]`);
+    },
     switchTo: (handle) => driver.switchTo().window(handle),
     async closeTab(handle) {
       await driver.switchTo().window(handle);

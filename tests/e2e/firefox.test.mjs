@@ -42,8 +42,7 @@ async function cycleViews(origin, prefix) {
   assert.match(summary, new RegExp(`Template: ${expected.template_nodes} of ${expected.total_nodes} nodes`));
   for (const view of ['template', 'content', 'original']) {
     await ff.switchTo(popup);
-    await ff.click(`[data-view-button="${view}"]`);
-    await ff.waitFor(`#view[data-view="${view}"]`);
+    await ff.chooseView(view);
     await ff.switchTo(page);
     checkView(assert, await ff.execute(probePage), expected.template_ids, view);
     await ff.screenshot(join(ARTIFACTS, `${prefix}-${view === 'original' ? 'restored' : view}.png`));

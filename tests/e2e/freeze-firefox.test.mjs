@@ -33,10 +33,7 @@ freezeTests(test, assert, async (url) => {
     click: (selector) => inPopup(() => ff.click(selector)),
     waitFor: (selector) => inPopup(() => ff.waitFor(selector)),
     text: (selector) => inPopup(() => ff.execute((s) => document.querySelector(s).textContent, selector)),
-    toggle: (view) => inPopup(async () => {
-      await ff.click(`[data-view-button="${view}"]`);
-      await ff.waitFor(`#view[data-view="${view}"]`);
-    }),
+    toggle: (view) => inPopup(() => ff.chooseView(view)),
     async inPage(fn, ...args) {
       await ff.switchTo(page);
       return ff.execute(fn, ...args);

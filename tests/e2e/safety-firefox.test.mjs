@@ -28,8 +28,7 @@ safetyTests(test, assert, async (url, config) => {
     },
     async toggle(view) {
       await ff.switchTo(popup);
-      await ff.click(`[data-view-button="${view}"]`);
-      await ff.waitFor(`#view[data-view="${view}"]`);
+      await ff.chooseView(view);
     },
     async inPage(fn, ...args) {
       await ff.switchTo(page);

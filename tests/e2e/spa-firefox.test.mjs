@@ -30,11 +30,6 @@ async function clickRoutes(hrefOf, labels) {
   }
 }
 
-async function chooseView(view) {
-  await ff.click(`[data-view-button="${view}"]`);
-  await ff.waitFor(`#view[data-view="${view}"]`);
-}
-
 async function learnAndExtract(site, hrefOf) {
   const { page, popup } = await ff.openWithPopup(`${site.origin}/`);
   await ff.click('#learn');
@@ -48,11 +43,11 @@ async function learnAndExtract(site, hrefOf) {
   assert.equal(result.error, null);
   assert.equal(site.hits, hits, 'no request reached the site');
   assert.match(result.compared, VISITED_THREE);
-  await chooseView('template');
+  await ff.chooseView('template');
   await ff.switchTo(page);
   checkTemplate(assert, await ff.execute(appRegions));
   await ff.switchTo(popup);
-  await chooseView('content');
+  await ff.chooseView('content');
   await ff.switchTo(page);
   checkContent(assert, await ff.execute(appRegions));
   // Left on: turning it off gives back the host's permission, and asking for it again shows a prompt WebDriver cannot answer.

@@ -110,8 +110,7 @@ test('three-way view control: aria-pressed in the popup, the same state on the p
   await ff.waitFor('#summary:not([hidden])');
   for (const [view, label] of [['template', 'Template'], ['content', 'Content']]) {
     await ff.switchTo(popup);
-    await ff.click(`[data-view-button="${view}"]`);
-    await ff.waitFor(`#view[data-view="${view}"]`);
+    await ff.chooseView(view);
     assert.deepEqual(Object.entries(await pressed()).filter(([, v]) => v === 'true').map(([k]) => k), [view]);
     await ff.switchTo(page);
     const layer = await ff.execute(pageLayerProbe);
@@ -179,8 +178,7 @@ test('content and template views on every dev site, full page: the reading colum
       }
       for (const view of ['template', 'content']) {
         await ff.switchTo(popup);
-        await ff.click(`[data-view-button="${view}"]`);
-        await ff.waitFor(`#view[data-view="${view}"]`);
+        await ff.chooseView(view);
         await ff.switchTo(page);
         await ff.screenshot(join(SHOTS, `firefox-dev-${s.id}-${view}.png`));
         if (view === 'template') {
