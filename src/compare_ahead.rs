@@ -19,8 +19,10 @@ use crate::page_source::{LoadedPage, PageSource};
 use crate::template::map_page;
 use crate::text_recurrence::{keep_repeated_content, KeyText};
 
-/// Mapped pairs whose children ETDM maps between two pauses.
-const ETDM_STEP: usize = 512;
+/// Comparisons of two siblings ETDM makes between two pauses (about 512
+/// mapped pairs' children on a typical page; a list of 100,000 siblings is
+/// split over many steps).
+const ETDM_STEP: usize = 16_384;
 
 /// The mapping of the key page into `page`, keeping only what `page`
 /// repeats in content too: the one comparison a voter needs. ETDM goes in

@@ -73,46 +73,84 @@ pub fn map_siblings(
     s2: &[NodeId],
     markers: &StateMarkers,
 ) -> Vec<(NodeId, NodeId)> {
-    let threshold = cfg.equality.threshold;
-    let mut candidates: Vec<u128> = Vec::new();
-    let total = s1.len().saturating_mul(s2.len());
-    let band = if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
-    for (i, &a) in s1.iter().enumerate() {
-        let centre = proportional(i, s1.len(), s2.len());
-        let lo = centre.saturating_sub(band / 2);
-        let hi = lo.saturating_add(band).min(s2.len());
-        for (j, &b) in s2.iter().enumerate().take(hi).skip(lo) {
-            if t1.node(a).tag != t2.node(b).tag {
-                continue;
-            }
-            let p = probability(&cfg.equality, t1, a, t2, b, markers);
-            if p > threshold {
-                candidates.push(candidate_key(p, i as u32, j as u32));
-            }
-        }
-    }
-    // (i, j) is unique, so the order is total and an unstable sort gives the same one, without a buffer.
-    candidates.sort_unstable();
+    let mut list = SiblingMatch::new(cfg, s1, s2, markers.clone());
+    list.score(cfg, t1, t2, usize::MAX);
+    list.select(cfg)
+}
 
-    let mut accepted: BTreeMap<u32, u32> = BTreeMap::new();
-    let (mut used1, mut used2) = (vec![false; s1.len()], vec![false; s2.len()]);
-    for key in candidates {
-        let (i, j) = ((key >> 32) as u32, key as u32);
-        if used1[i as usize] || used2[j as usize] {
-            continue;
+/// [`map_siblings`] on one pair of sibling lists, its candidate pairs scored
+/// a few rows of `s1` at a time: one list of 100,000 siblings is a few
+/// hundred thousand comparisons, too many for one step in a browser.
+struct SiblingMatch<'a> {
+    s1: &'a [NodeId],
+    s2: &'a [NodeId],
+    markers: StateMarkers,
+    band: usize,
+    /// The next row of `s1` to score.
+    row: usize,
+    candidates: Vec<u128>,
+}
+
+impl<'a> SiblingMatch<'a> {
+    fn new(cfg: &Config, s1: &'a [NodeId], s2: &'a [NodeId], markers: StateMarkers) -> Self {
+        let total = s1.len().saturating_mul(s2.len());
+        let band = if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
+        Self { s1, s2, markers, band, row: 0, candidates: Vec::new() }
+    }
+
+    /// Scores whole rows until about `budget` comparisons are made (at least
+    /// one row); returns how many were made.
+    fn score(&mut self, cfg: &Config, t1: &Tree, t2: &Tree, budget: usize) -> usize {
+        let threshold = cfg.equality.threshold;
+        let mut made = 0;
+        while self.row < self.s1.len() && (made == 0 || made < budget) {
+            let (i, a) = (self.row, self.s1[self.row]);
+            let centre = proportional(i, self.s1.len(), self.s2.len());
+            let lo = centre.saturating_sub(self.band / 2);
+            let hi = lo.saturating_add(self.band).min(self.s2.len());
+            for (j, &b) in self.s2.iter().enumerate().take(hi).skip(lo) {
+                if t1.node(a).tag != t2.node(b).tag {
+                    continue;
+                }
+                let p = probability(&cfg.equality, t1, a, t2, b, &self.markers);
+                if p > threshold {
+                    self.candidates.push(candidate_key(p, i as u32, j as u32));
+                }
+            }
+            made += 1 + hi.saturating_sub(lo);
+            self.row += 1;
         }
-        if cfg.preserve_order {
-            let before_ok = accepted.range(..i).next_back().is_none_or(|(_, &bj)| bj < j);
-            let after_ok = accepted.range(i + 1..).next().is_none_or(|(_, &aj)| aj > j);
-            if !(before_ok && after_ok) {
+        made
+    }
+
+    fn scored(&self) -> bool {
+        self.row >= self.s1.len()
+    }
+
+    /// The accepted pairs, in order of `s1`.
+    fn select(mut self, cfg: &Config) -> Vec<(NodeId, NodeId)> {
+        // (i, j) is unique, so the order is total and an unstable sort gives the same one, without a buffer.
+        self.candidates.sort_unstable();
+        let mut accepted: BTreeMap<u32, u32> = BTreeMap::new();
+        let (mut used1, mut used2) = (vec![false; self.s1.len()], vec![false; self.s2.len()]);
+        for key in self.candidates {
+            let (i, j) = ((key >> 32) as u32, key as u32);
+            if used1[i as usize] || used2[j as usize] {
                 continue;
             }
+            if cfg.preserve_order {
+                let before_ok = accepted.range(..i).next_back().is_none_or(|(_, &bj)| bj < j);
+                let after_ok = accepted.range(i + 1..).next().is_none_or(|(_, &aj)| aj > j);
+                if !(before_ok && after_ok) {
+                    continue;
+                }
+            }
+            accepted.insert(i, j);
+            used1[i as usize] = true;
+            used2[j as usize] = true;
         }
-        accepted.insert(i, j);
-        used1[i as usize] = true;
-        used2[j as usize] = true;
+        accepted.into_iter().map(|(i, j)| (self.s1[i as usize], self.s2[j as usize])).collect()
     }
-    accepted.into_iter().map(|(i, j)| (s1[i as usize], s2[j as usize])).collect()
 }
 
 /// A candidate pair as one integer whose ascending order is decreasing
@@ -147,9 +185,9 @@ pub fn etdm(cfg: &Config, key: &Tree, other: &Tree) -> Mapping {
     steps.finish()
 }
 
-/// [`etdm`] a few mapped pairs at a time, in the same order, so the same
-/// mapping: in a browser the page runs between two steps of comparing two
-/// pages of 100,000 elements.
+/// [`etdm`] a bounded number of comparisons at a time, in the same order,
+/// so the same mapping: in a browser the page runs between two steps of
+/// comparing two pages of 100,000 elements.
 pub struct EtdmSteps<'a> {
     cfg: &'a Config,
     key: &'a Tree,
@@ -158,6 +196,8 @@ pub struct EtdmSteps<'a> {
     /// Mapped pairs whose children are still to map, with the state
     /// markers their ancestors' lists leave out.
     stack: Vec<(NodeId, NodeId, StateMarkers)>,
+    /// The children of the pair taken last, still being scored.
+    list: Option<SiblingMatch<'a>>,
 }
 
 impl<'a> EtdmSteps<'a> {
@@ -168,25 +208,41 @@ impl<'a> EtdmSteps<'a> {
             mapping.set(NodeId::ROOT, NodeId::ROOT);
             stack.push((NodeId::ROOT, NodeId::ROOT, StateMarkers::NONE));
         }
-        Self { cfg, key, other, mapping, stack }
+        Self { cfg, key, other, mapping, stack, list: None }
     }
 
-    /// Maps the children of at most `pairs` more mapped pairs; whether any are left.
-    pub fn step(&mut self, pairs: usize) -> bool {
-        for _ in 0..pairs {
-            let Some((a, b, inherited)) = self.stack.pop() else { break };
-            let (s1, s2) = (self.key.children(a), self.other.children(b));
-            let markers = if self.cfg.equality.state_markers {
-                moving(self.key, s1, self.other, s2, &inherited)
-            } else {
-                inherited
+    /// Maps children of mapped pairs until about `budget` comparisons of
+    /// two siblings are made (a pair's lists count one more, and a long list
+    /// is split between steps); whether any are left.
+    pub fn step(&mut self, budget: usize) -> bool {
+        let (key, other): (&'a Tree, &'a Tree) = (self.key, self.other);
+        let mut made = 0;
+        while made < budget {
+            let list = match &mut self.list {
+                Some(list) => list,
+                None => {
+                    let Some((a, b, inherited)) = self.stack.pop() else { break };
+                    let (s1, s2) = (key.children(a), other.children(b));
+                    let markers = if self.cfg.equality.state_markers {
+                        moving(key, s1, other, s2, &inherited)
+                    } else {
+                        inherited
+                    };
+                    made += 1 + s1.len() + s2.len();
+                    self.list.insert(SiblingMatch::new(self.cfg, s1, s2, markers))
+                }
             };
-            for (c1, c2) in map_siblings(self.cfg, self.key, s1, self.other, s2, &markers) {
-                self.mapping.set(c1, c2);
-                self.stack.push((c1, c2, markers.clone()));
+            made += list.score(self.cfg, key, other, budget.saturating_sub(made));
+            if list.scored() {
+                let list = self.list.take().expect("scored above");
+                let markers = list.markers.clone();
+                for (c1, c2) in list.select(self.cfg) {
+                    self.mapping.set(c1, c2);
+                    self.stack.push((c1, c2, markers.clone()));
+                }
             }
         }
-        !self.stack.is_empty()
+        !self.stack.is_empty() || self.list.is_some()
     }
 
     pub fn finish(self) -> Mapping {
@@ -252,16 +308,33 @@ mod tests {
             tree("html( body( nav.menu( a a ) article( h1 p( i ) ) div( div( p ) ) table( tr ) footer.foot ) )");
         let cfg = Config::default();
         let whole = etdm(&cfg, &key, &other);
-        for pairs in [1, 2, 3] {
+        for budget in [1, 2, 3, 10] {
             let mut steps = EtdmSteps::new(&cfg, &key, &other);
             let mut count = 1;
-            while steps.step(pairs) {
+            while steps.step(budget) {
                 count += 1;
             }
-            assert!(pairs > 1 || count > 5, "one pair a step takes several steps");
-            assert_eq!(steps.finish(), whole, "{pairs} pairs a step");
+            assert!(budget > 1 || count > 5, "one comparison a step takes several steps");
+            assert_eq!(steps.finish(), whole, "{budget} comparisons a step");
         }
         assert!(whole.len() > 5 && whole.len() < key.len());
+    }
+
+    #[test]
+    fn a_long_sibling_list_is_scored_over_several_steps_with_the_same_mapping() {
+        let key = tree(&format!("html( body( ul( {} ) ) )", "li( a ) p ".repeat(500)));
+        let other = tree(&format!("html( body( ul( {} ) ) )", "li( a ) li( b ) p ".repeat(400)));
+        let cfg = Config { max_sibling_pairs: 20_000, ..Config::default() };
+        let whole = etdm(&cfg, &key, &other);
+        let mut steps = EtdmSteps::new(&cfg, &key, &other);
+        // The root's and body's lists, then the list of 1,000 siblings, which alone is over 20 steps.
+        let mut count = 0;
+        while steps.step(500) {
+            count += 1;
+        }
+        assert!(count > 20, "{count} steps");
+        assert_eq!(steps.finish(), whole);
+        assert!(whole.len() > 1_000);
     }
 
     #[test]
