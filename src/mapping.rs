@@ -94,7 +94,8 @@ struct SiblingMatch<'a> {
 impl<'a> SiblingMatch<'a> {
     fn new(cfg: &Config, s1: &'a [NodeId], s2: &'a [NodeId], markers: StateMarkers) -> Self {
         let total = s1.len().saturating_mul(s2.len());
-        let band = if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
+        let band =
+            if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
         Self { s1, s2, markers, band, row: 0, candidates: Vec::new() }
     }
 
