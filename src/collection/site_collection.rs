@@ -325,6 +325,40 @@ mod tests {
         assert!(summary.bytes_removed > 0.3 && summary.words_removed > 0.2, "{summary:?}");
     }
 
+    /// The store as page source without its kept links: every load's
+    /// links resolved again, as before they were kept.
+    struct Unkept<'a>(super::super::page_store::StoreSource<'a>);
+
+    impl PageSource for Unkept<'_> {
+        async fn load(&self, url: &Url) -> Result<crate::page_source::LoadedPage, crate::error::LoadError> {
+            self.0.load(url).await
+        }
+
+        fn now_ms(&self) -> f64 {
+            self.0.now_ms()
+        }
+    }
+
+    #[test]
+    fn each_pages_links_are_resolved_once_per_site_and_change_no_template() {
+        let cfg = Config::default();
+        let mut store = site().store;
+        store.sort();
+        let mut loads = 0;
+        for r in 0..store.len() {
+            let kept = learn(&cfg, &store, r).map(|(_, template, loads)| (template, loads));
+            let unkept = futures::executor::block_on(async {
+                let source = Unkept(store.source(cfg.max_nodes));
+                let key = source.load(&store.pages()[r].url).await.unwrap();
+                extract(&cfg, &source, &key).await.map(|x| (x.template, x.loads)).map_err(|e| (e.to_string(), 1))
+            });
+            assert_eq!(kept, unkept, "page {r}");
+            loads += kept.map_or_else(|(_, l)| l, |(_, l)| l);
+        }
+        assert!(loads > 2 * store.len(), "pages are loaded again and again: {loads} loads");
+        assert!((1..=store.len()).contains(&store.links_resolved()), "{} resolved", store.links_resolved());
+    }
+
     #[test]
     fn a_group_without_links_is_reported_without_a_template() {
         let mut store = PageStore::new();
