@@ -5,6 +5,7 @@
 //! wrong result that looks like a success. These tests say when to answer
 //! with a sentence instead.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashSet;
 
@@ -12,7 +13,7 @@ use url::Url;
 
 use crate::dom::Tree;
 use crate::error::LoadError;
-use crate::hyperlink::{normalize, page_links};
+use crate::hyperlink::{normalize, page_links, PageLink};
 use crate::page_source::{LoadedPage, PageSource};
 use crate::served_alignment::align;
 
@@ -63,6 +64,10 @@ impl<S: PageSource> PageSource for ShellWatch<'_, S> {
 
     fn now_ms(&self) -> f64 {
         self.source.now_ms()
+    }
+
+    fn links<'b>(&'b self, page: &'b LoadedPage) -> Cow<'b, [PageLink]> {
+        self.source.links(page)
     }
 
     async fn pause(&self) {

@@ -6,6 +6,7 @@
 //! doing that work as each page arrives changes no result: it only moves the
 //! work into time the browser's main thread would otherwise spend waiting.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -14,6 +15,7 @@ use url::Url;
 use crate::config::{Algorithm, Config};
 use crate::dom::Tree;
 use crate::error::LoadError;
+use crate::hyperlink::PageLink;
 use crate::mapping::{EtdmSteps, Mapping};
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::map_page;
@@ -74,6 +76,10 @@ impl<S: PageSource> PageSource for CompareAhead<'_, S> {
 
     fn now_ms(&self) -> f64 {
         self.source.now_ms()
+    }
+
+    fn links<'b>(&'b self, page: &'b LoadedPage) -> Cow<'b, [PageLink]> {
+        self.source.links(page)
     }
 
     async fn pause(&self) {

@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::config::Config;
 use crate::error::LoadError;
-use crate::hyperlink::{page_links, PageLink};
+use crate::hyperlink::PageLink;
 use crate::page_source::{LoadedPage, PageSource};
 
 /// What the search found.
@@ -181,7 +181,8 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
         let record = LoadRecord::of(url, &result);
         let (page, links) = match result {
             Ok(page) => {
-                let links: HashSet<usize> = page_links(&page.tree, &page.url)
+                let links: HashSet<usize> = source
+                    .links(&page)
                     .iter()
                     .filter_map(|l| link_index.get(&l.url).copied())
                     .filter(|&j| j != next)

@@ -11,7 +11,7 @@ use crate::complete_subdigraph::{find_cs, CsKind, LoadRecord};
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
 use crate::error::ExtractError;
-use crate::hyperlink::{page_links, same_url_pattern, PageLink};
+use crate::hyperlink::{same_url_pattern, PageLink};
 use crate::layout_agreement::{self, Agreement};
 use crate::link_order::sort_links;
 use crate::mapping::Mapping;
@@ -93,7 +93,7 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         return Err(ExtractError::TooLarge { nodes: key.tree.len(), limit: cfg.max_nodes });
     }
     let start = source.now_ms();
-    let links = page_links(&key.tree, &key.url);
+    let links = source.links(key);
     if links.is_empty() {
         return Err(ExtractError::NoLinks);
     }

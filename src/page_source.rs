@@ -2,12 +2,14 @@
 //! gets back its snapshot; the CLI reads a folder, the extension fetches
 //! same-origin and parses with the browser's DOMParser.
 
+use std::borrow::Cow;
 use std::future::Future;
 
 use url::Url;
 
 use crate::dom::Tree;
 use crate::error::LoadError;
+use crate::hyperlink::{page_links, PageLink};
 
 /// A loaded page: its final URL, its snapshot, and what loading it cost.
 #[derive(Clone, Debug)]
@@ -26,6 +28,14 @@ pub trait PageSource {
 
     /// Milliseconds since an arbitrary origin.
     fn now_ms(&self) -> f64;
+
+    /// The links of a page this source loaded ([`page_links`]). Resolving
+    /// and judging every href is a large share of an extraction, so a
+    /// source that loads the same page for many extractions (a
+    /// collection's store) keeps them; any other computes them.
+    fn links<'a>(&'a self, page: &'a LoadedPage) -> Cow<'a, [PageLink]> {
+        Cow::Owned(page_links(&page.tree, &page.url))
+    }
 
     /// Called between long steps of an extraction: in a browser it lets the
     /// event loop run (the page stays responsive, timers and progress fire);

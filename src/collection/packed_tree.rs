@@ -41,6 +41,7 @@ impl PackedTree {
             .fold(0, |flags, (_, bit)| flags | bit);
             out.push(flags);
             put_varint(&mut out, n.parent.map_or(0, |p| u64::from(p.0) + 1));
+            put_varint(&mut out, n.children.len() as u64);
             put_varint(&mut out, u64::from(n.same_tag_position));
             put_varint(&mut out, u64::from(n.words));
             for hash in [n.text, n.block].into_iter().filter(|&h| h != 0) {
@@ -61,6 +62,9 @@ impl PackedTree {
             let (classes, attributes) = (r.hashes(), r.hashes());
             let flags = r.byte();
             let parent = r.varint().checked_sub(1).map(|p| NodeId(p as u32));
+            // Each child list allocated once at its size: growing them as
+            // children arrive was a tenth of a load's time on small pages.
+            let children = Vec::with_capacity(r.varint() as usize);
             let same_tag_position = r.varint() as u32;
             let words = r.varint() as u32;
             let text = if flags & HAS_TEXT != 0 { r.u64() } else { 0 };
@@ -80,7 +84,7 @@ impl PackedTree {
                 href,
                 nofollow: flags & NOFOLLOW != 0,
                 parent,
-                children: Vec::new(),
+                children,
                 child_index,
                 same_tag_position,
                 depth,

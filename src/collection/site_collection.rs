@@ -4,6 +4,8 @@
 //! comparison joined with what the representatives agree on (or, `fast`,
 //! their templates alone, mapped with zero loads).
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use url::Url;
 
@@ -124,6 +126,10 @@ pub fn collect_site(
     let mut summary = SiteSummary { site: input.site.clone(), rejected: input.rejected.clone(), ..Default::default() };
     let mut group_of = vec![0; store.len()];
     let mut learnt = Vec::with_capacity(groups.len());
+    // A representative's extraction is its own: the page loop takes it
+    // from here instead of extracting the page again (up to nine times a
+    // group; the result and its loads are the same).
+    let mut extracted: HashMap<usize, (Option<Vec<bool>>, usize)> = HashMap::new();
     for (g, members) in groups.iter().enumerate() {
         members.iter().for_each(|&i| group_of[i] = g);
         if members.len() < opts.min_cluster.max(1) {
@@ -139,6 +145,7 @@ pub fn collect_site(
         for r in representatives(&layouts, members).into_iter().take(REPRESENTATIVES_TRIED) {
             match learn(cfg, store, r) {
                 Ok((cluster, template, loads)) => {
+                    extracted.insert(r, (Some(template.clone()), loads));
                     report.loads += loads;
                     report.learnt_from.get_or_insert_with(|| store.pages()[r].url.to_string());
                     report.error = None;
@@ -149,6 +156,7 @@ pub fn collect_site(
                     }
                 }
                 Err((error, loads)) => {
+                    extracted.insert(r, (None, loads));
                     report.loads += loads;
                     if first.is_none() {
                         report.error = Some(error);
@@ -185,10 +193,10 @@ pub fn collect_site(
         let tree = &page.tree.unpack();
         let mut own_loads = 0;
         let mut own = || {
-            let (template, loads) = match learn(cfg, store, i) {
+            let (template, loads) = extracted.remove(&i).unwrap_or_else(|| match learn(cfg, store, i) {
                 Ok((_, template, loads)) => (Some(template), loads),
                 Err((_, loads)) => (None, loads),
-            };
+            });
             own_loads += loads;
             template
         };
@@ -323,6 +331,40 @@ mod tests {
             assert!(!text.contains("Site footer") && !text.contains("About"), "{path}: {text}");
         }
         assert!(summary.bytes_removed > 0.3 && summary.words_removed > 0.2, "{summary:?}");
+    }
+
+    /// The store as page source without its kept links: every load's
+    /// links resolved again, as before they were kept.
+    struct Unkept<'a>(super::super::page_store::StoreSource<'a>);
+
+    impl PageSource for Unkept<'_> {
+        async fn load(&self, url: &Url) -> Result<crate::page_source::LoadedPage, crate::error::LoadError> {
+            self.0.load(url).await
+        }
+
+        fn now_ms(&self) -> f64 {
+            self.0.now_ms()
+        }
+    }
+
+    #[test]
+    fn each_pages_links_are_resolved_once_per_site_and_change_no_template() {
+        let cfg = Config::default();
+        let mut store = site().store;
+        store.sort();
+        let mut loads = 0;
+        for r in 0..store.len() {
+            let kept = learn(&cfg, &store, r).map(|(_, template, loads)| (template, loads));
+            let unkept = futures::executor::block_on(async {
+                let source = Unkept(store.source(cfg.max_nodes));
+                let key = source.load(&store.pages()[r].url).await.unwrap();
+                extract(&cfg, &source, &key).await.map(|x| (x.template, x.loads)).map_err(|e| (e.to_string(), 1))
+            });
+            assert_eq!(kept, unkept, "page {r}");
+            loads += kept.map_or_else(|(_, l)| l, |(_, l)| l);
+        }
+        assert!(loads > 2 * store.len(), "pages are loaded again and again: {loads} loads");
+        assert!((1..=store.len()).contains(&store.links_resolved()), "{} resolved", store.links_resolved());
     }
 
     #[test]

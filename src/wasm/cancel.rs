@@ -2,6 +2,7 @@
 //! Every load in flight races a promise that `request` resolves, so a slow
 //! candidate does not keep a cancelled extraction waiting for its timeout.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
 use futures::future::{select, Either, FutureExt, Shared};
@@ -9,6 +10,7 @@ use url::Url;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::error::LoadError;
+use crate::hyperlink::PageLink;
 use crate::page_source::{LoadedPage, PageSource};
 
 thread_local! {
@@ -90,6 +92,10 @@ impl<S: PageSource> PageSource for Cancellable<S> {
 
     fn now_ms(&self) -> f64 {
         self.inner.now_ms()
+    }
+
+    fn links<'b>(&'b self, page: &'b LoadedPage) -> Cow<'b, [PageLink]> {
+        self.inner.links(page)
     }
 
     /// The inner source's pause: without it the mapping would never yield.
