@@ -5,7 +5,6 @@
 //! wrong result that looks like a success. These tests say when to answer
 //! with a sentence instead.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashSet;
 
@@ -13,8 +12,8 @@ use url::Url;
 
 use crate::dom::Tree;
 use crate::error::LoadError;
-use crate::hyperlink::{normalize, page_links, PageLink};
-use crate::page_source::{LoadedPage, PageSource};
+use crate::hyperlink::normalize;
+use crate::page_source::{LoadedPage, PageSource, SourceWrapper};
 use crate::served_alignment::align;
 
 /// Share of the live page's elements a served page must hold to be the same
@@ -53,29 +52,19 @@ impl<'a, S: PageSource> ShellWatch<'a, S> {
     }
 }
 
-impl<S: PageSource> PageSource for ShellWatch<'_, S> {
-    async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+impl<S: PageSource> SourceWrapper for ShellWatch<'_, S> {
+    type Inner = S;
+
+    fn inner(&self) -> &S {
+        self.source
+    }
+
+    async fn load_through(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let page = self.source.load(url).await?;
         let share = align(&page.tree, self.live).live_share();
-        let shell = is_app_shell(share, page_links(&page.tree, &page.url).len());
+        let shell = is_app_shell(share, self.source.links(&page).len());
         self.shells.borrow_mut().push(shell);
         Ok(page)
-    }
-
-    fn now_ms(&self) -> f64 {
-        self.source.now_ms()
-    }
-
-    fn links<'b>(&'b self, page: &'b LoadedPage) -> Cow<'b, [PageLink]> {
-        self.source.links(page)
-    }
-
-    async fn pause(&self) {
-        self.source.pause().await
-    }
-
-    async fn pause_while_loading(&self) {
-        self.source.pause_while_loading().await
     }
 }
 

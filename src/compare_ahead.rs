@@ -6,7 +6,6 @@
 //! doing that work as each page arrives changes no result: it only moves the
 //! work into time the browser's main thread would otherwise spend waiting.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -15,9 +14,8 @@ use url::Url;
 use crate::config::{Algorithm, Config};
 use crate::dom::Tree;
 use crate::error::LoadError;
-use crate::hyperlink::PageLink;
 use crate::mapping::{EtdmSteps, Mapping};
-use crate::page_source::{LoadedPage, PageSource};
+use crate::page_source::{LoadedPage, PageSource, SourceWrapper};
 use crate::template::map_page;
 use crate::text_recurrence::{keep_repeated_content, KeyText};
 
@@ -65,29 +63,19 @@ impl<'a, S: PageSource> CompareAhead<'a, S> {
     }
 }
 
-impl<S: PageSource> PageSource for CompareAhead<'_, S> {
-    async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+impl<S: PageSource> SourceWrapper for CompareAhead<'_, S> {
+    type Inner = S;
+
+    fn inner(&self) -> &S {
+        self.source
+    }
+
+    async fn load_through(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let page = self.source.load(url).await?;
         self.source.pause_while_loading().await;
         let mapping = compare(self.source, self.cfg, self.key, self.key_text, &page.tree).await;
         self.done.borrow_mut().insert(url.clone(), mapping);
         Ok(page)
-    }
-
-    fn now_ms(&self) -> f64 {
-        self.source.now_ms()
-    }
-
-    fn links<'b>(&'b self, page: &'b LoadedPage) -> Cow<'b, [PageLink]> {
-        self.source.links(page)
-    }
-
-    async fn pause(&self) {
-        self.source.pause().await
-    }
-
-    async fn pause_while_loading(&self) {
-        self.source.pause_while_loading().await
     }
 }
 

@@ -58,6 +58,52 @@ pub trait PageSource {
     }
 }
 
+/// A source that adds something to another's loads (comparing each page
+/// ahead, watching for app shells, stopping on Cancel) and passes every
+/// other question to the source it wraps. Implemented instead of
+/// [`PageSource`], so a question added there reaches the inner source
+/// through every wrapper: one that forgot to forward [`PageSource::links`]
+/// would resolve a collection's kept links again.
+pub trait SourceWrapper {
+    type Inner: PageSource;
+
+    fn inner(&self) -> &Self::Inner;
+
+    /// [`PageSource::load`]: loads through the inner source, adding the wrapper's work.
+    fn load_through(&self, url: &Url) -> impl Future<Output = Result<LoadedPage, LoadError>>;
+
+    fn cancelled(&self) -> bool {
+        self.inner().cancelled()
+    }
+}
+
+impl<W: SourceWrapper> PageSource for W {
+    fn load(&self, url: &Url) -> impl Future<Output = Result<LoadedPage, LoadError>> {
+        self.load_through(url)
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.inner().now_ms()
+    }
+
+    fn links<'a>(&'a self, page: &'a LoadedPage) -> Cow<'a, [PageLink]> {
+        self.inner().links(page)
+    }
+
+    /// The inner source's pause: without it the mapping would never yield.
+    fn pause(&self) -> impl Future<Output = ()> {
+        self.inner().pause()
+    }
+
+    fn pause_while_loading(&self) -> impl Future<Output = ()> {
+        self.inner().pause_while_loading()
+    }
+
+    fn cancelled(&self) -> bool {
+        SourceWrapper::cancelled(self)
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

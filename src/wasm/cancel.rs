@@ -2,7 +2,6 @@
 //! Every load in flight races a promise that `request` resolves, so a slow
 //! candidate does not keep a cancelled extraction waiting for its timeout.
 
-use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
 use futures::future::{select, Either, FutureExt, Shared};
@@ -10,8 +9,7 @@ use url::Url;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::error::LoadError;
-use crate::hyperlink::PageLink;
-use crate::page_source::{LoadedPage, PageSource};
+use crate::page_source::{LoadedPage, PageSource, SourceWrapper};
 
 thread_local! {
     /// Resolves the running extraction's cancel promise; `None` when idle.
@@ -30,8 +28,7 @@ pub fn request() {
 
 pub struct Cancellable<S> {
     inner: S,
-    stop: Shared<JsFuture>,
-    _scope: Scope,
+    scope: Scope,
 }
 
 /// What a Cancel asked during one extraction stops: begun before the page
@@ -74,40 +71,23 @@ impl Drop for Scope {
 impl<S: PageSource> Cancellable<S> {
     /// Wraps `inner` for the rest of the extraction of `scope`.
     pub fn new(inner: S, scope: Scope) -> Self {
-        Cancellable { inner, stop: scope.stop.clone(), _scope: scope }
+        Cancellable { inner, scope }
     }
 }
 
-impl<S: PageSource> PageSource for Cancellable<S> {
-    async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+impl<S: PageSource> SourceWrapper for Cancellable<S> {
+    type Inner = S;
+
+    fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    async fn load_through(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let cancelled = || LoadError::Unreadable { url: url.to_string(), reason: "cancelled".into() };
-        if self.cancelled() {
-            return Err(cancelled());
-        }
-        match select(Box::pin(self.inner.load(url)), self.stop.clone()).await {
-            Either::Left((page, _)) => page,
-            Either::Right(_) => Err(cancelled()),
-        }
-    }
-
-    fn now_ms(&self) -> f64 {
-        self.inner.now_ms()
-    }
-
-    fn links<'b>(&'b self, page: &'b LoadedPage) -> Cow<'b, [PageLink]> {
-        self.inner.links(page)
-    }
-
-    /// The inner source's pause: without it the mapping would never yield.
-    async fn pause(&self) {
-        self.inner.pause().await
-    }
-
-    async fn pause_while_loading(&self) {
-        self.inner.pause_while_loading().await
+        self.scope.unless_cancelled(self.inner.load(url)).await.unwrap_or_else(|| Err(cancelled()))
     }
 
     fn cancelled(&self) -> bool {
-        REQUESTED.get()
+        self.scope.cancelled()
     }
 }
