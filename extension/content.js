@@ -109,6 +109,7 @@ if (!globalThis.texCore) {
     if (!(await memory.enabled())) return;
     const stored = await memory.read(location.origin);
     const learnt = core.memory_learn(stored?.memory ?? '', configJson);
+    if (!learnt) return;
     await memory.write([{ origin: location.origin, memory: learnt.memory, clusters: learnt.clusters }]);
   }
 

@@ -61,7 +61,10 @@ impl<S: PageSource> SourceWrapper for ShellWatch<'_, S> {
 
     async fn load_through(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let page = self.source.load(url).await?;
+        // Aligning and reading the links are a step each on a big page.
+        self.source.pause_while_loading().await;
         let share = align(&page.tree, self.live).live_share();
+        self.source.pause_while_loading().await;
         let shell = is_app_shell(share, self.source.links(&page).len());
         self.shells.borrow_mut().push(shell);
         Ok(page)

@@ -124,7 +124,12 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     }
     let extra_loads = records.len() - search.loads;
     let (voters, mappings) = vote_pages(cfg, source, key, &search.members, &loaded, compared).await;
-    let candidates: Vec<LoadedPage> = voters.iter().map(|&i| loaded[i].take().expect("voters loaded")).collect();
+    let cs_pages: Vec<Url> = voters.iter().map(|&i| loaded[i].as_ref().expect("voters loaded").url.clone()).collect();
+    // Freeing a page of 100,000 elements takes a while: a step each.
+    for page in loaded {
+        drop(page);
+        source.pause_while_loading().await;
+    }
     let template = template(cfg, &key.tree, &mappings);
     let mapped = source.now_ms();
 
@@ -143,13 +148,8 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         template_nodes: count(&template),
         total_nodes: key.tree.len(),
         links: links.len(),
-        cs: CsSummary {
-            kind: search.kind,
-            wanted: cfg.cs_size,
-            size: candidates.len(),
-            pages: candidates.iter().map(|c| c.url.clone()).collect(),
-        },
-        votes_needed: votes_needed(cfg, candidates.len()),
+        votes_needed: votes_needed(cfg, cs_pages.len()),
+        cs: CsSummary { kind: search.kind, wanted: cfg.cs_size, size: cs_pages.len(), pages: cs_pages },
         loads: search.loads + extra_loads + 1,
         fetched: search.fetched + extra_loads,
         load_log: records,

@@ -45,6 +45,18 @@ pub const SAME_LAYOUT: f64 = 0.7;
 /// a template that is not all there cannot be mapped faithfully.
 pub const TEMPLATE_PRESENT: f64 = 0.95;
 
+/// Most template nodes a remembered cluster keeps. Recalling a cluster maps
+/// its whole skeleton onto the page in one go, and the extension stores it
+/// with the site: a template of 100,000 nodes (a generated page) would hold
+/// the tab on every recall and weigh megabytes in storage. The dev set's
+/// largest template has about 1,200 nodes.
+pub const MAX_SKELETON_NODES: usize = 20_000;
+
+/// Whether a template is small enough to remember (see [`MAX_SKELETON_NODES`]).
+pub fn rememberable(template: &[bool]) -> bool {
+    template.iter().filter(|&&t| t).count() <= MAX_SKELETON_NODES
+}
+
 /// Why a stored memory could not be used.
 #[derive(Debug, Error)]
 pub enum MemoryError {
@@ -380,9 +392,14 @@ impl Memory {
         ranked
     }
 
-    /// Adds the representative of a freshly extracted page to its site.
-    pub fn learn(&mut self, site: &str, cfg: &Config, url: &Url, tree: &Tree, template: &[bool]) {
+    /// Adds the representative of a freshly extracted page to its site,
+    /// unless its template is too large to remember (`false`).
+    pub fn learn(&mut self, site: &str, cfg: &Config, url: &Url, tree: &Tree, template: &[bool]) -> bool {
+        if !rememberable(template) {
+            return false;
+        }
         self.sites.entry(site.to_string()).or_default().push(Cluster::learn(cfg, url, tree, template));
+        true
     }
 
     /// Forgets one site (`true` when it was known).
@@ -498,6 +515,20 @@ mod tests {
             let fits = memory.find("site", &cfg, &key).is_some();
             assert_eq!(fits, key.len() <= max_nodes, "limit {max_nodes}, page of {} elements", key.len());
         }
+    }
+
+    #[test]
+    fn a_template_too_large_to_recall_in_one_go_is_not_remembered() {
+        let cfg = Config::default();
+        let items = "li ".repeat(MAX_SKELETON_NODES);
+        let seen = tree(&format!("html( body( ul( {items}) ) )"));
+        let mut memory = Memory::new();
+        assert!(!memory.learn("site", &cfg, &url("big.html"), &seen, &vec![true; seen.len()]));
+        assert!(memory.sites.is_empty());
+        let mut just_under = vec![false; seen.len()];
+        just_under[..MAX_SKELETON_NODES].iter_mut().for_each(|t| *t = true);
+        assert!(memory.learn("site", &cfg, &url("big.html"), &seen, &just_under));
+        assert_eq!(memory.sites["site"].len(), 1);
     }
 
     #[test]

@@ -352,7 +352,19 @@ impl FetchSource {
                 unyielded_ms = 0.0;
             }
         }
-        let tree = walk.finish().ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
+        // Finishing the tree (numbering each element among its siblings) and
+        // freeing the parsed document each take tens of milliseconds on a
+        // page of 100,000 elements: a step of their own on such a page.
+        let big = parse_ms + snapshot_ms >= SLICE_MS / 2.0;
+        if big {
+            self.yield_now().await;
+        }
+        let (tree, _) = self.busy(|| walk.finish());
+        if big {
+            self.yield_now().await;
+        }
+        self.busy(|| drop(doc));
+        let tree = tree.ok_or_else(|| LoadError::Empty { url: url.to_string() })?;
         if tree.len() > self.max_nodes {
             return Err(too_large(tree.len(), parse_ms));
         }

@@ -13,7 +13,7 @@ use super::failure::{text, Failure};
 use super::{check, document, install, live_snapshot, reject, take_last, to_js, with_last, Check, Extracted};
 use crate::config::Config;
 use crate::error::ExtractError;
-use crate::template_memory::{Memory, MemoryError};
+use crate::template_memory::{rememberable, Memory, MemoryError};
 
 /// Most clusters kept per origin: a site rarely has more page layouts, and
 /// a cluster weighs tens of kilobytes, so storage stays small. The oldest
@@ -124,12 +124,16 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
 
 /// The memory with the page's current result (from `extract`) learnt as a
 /// cluster of its origin. Clusters the page fits are replaced (the user
-/// asked to extract again), and at most [`MAX_CLUSTERS`] are kept.
+/// asked to extract again), and at most [`MAX_CLUSTERS`] are kept. `null`
+/// when the template is too large to remember: the memory stays as it was.
 #[wasm_bindgen]
 pub fn memory_learn(memory_json: &str, config_json: &str) -> Result<JsValue, JsValue> {
     let mut memory = read_memory(memory_json)?;
     let cfg = read_config(config_json)?;
     with_last(|_, last| {
+        if !rememberable(&last.template) {
+            return Ok(JsValue::NULL);
+        }
         let site = last.url.origin().ascii_serialization();
         while let Some((i, _)) = memory.find(&site, &cfg, &last.page.tree) {
             memory.sites.get_mut(&site).expect("a found site").remove(i);

@@ -216,6 +216,8 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let read = scope.unless_cancelled(read_key(&doc, &url, previous.map(|l| l.page), &performance)).await;
     let Some(read) = read else { return Err(reject(Failure::cancelled())) };
     let (key, elements, taken, kept) = read?;
+    // The read's last step has just run: the page runs before the links are read.
+    fetch_source::yield_to_event_loop().await;
 
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);
@@ -246,6 +248,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         Ok(live) => live,
     };
     let LiveExtraction { extraction, added, key_source } = extraction;
+    source.pause_while_loading().await;
 
     let out = json_to_js(&Report {
         extraction: &extraction,
