@@ -67,7 +67,8 @@ globalThis.texPageView ??= (() => {
   // one screen only, with the page's layout below it.
   const READER_STYLE = `
     html { overflow: auto !important; }
-    body { display: none !important; }
+    body { content-visibility: hidden !important; height: 0 !important; min-height: 0 !important;
+      margin-block: 0 !important; padding-block: 0 !important; border-block-width: 0 !important; }
     .${READER} * { float: none !important; position: static !important; max-width: 100% !important; min-width: 0 !important; }
     .${READER} > * { width: auto !important; margin-left: 0 !important; margin-right: 0 !important; grid-column: auto !important; }
     .${READER} img, .${READER} video { height: auto !important; }

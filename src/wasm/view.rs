@@ -107,13 +107,14 @@ fn supersede() -> u64 {
 
 /// What showing `view` of a page whose snapshot is `tree` and `template`
 /// the core's verdict per node takes: the marks to set, in snapshot order
-/// of the elements, and the stylesheet's rules (none for the original view).
+/// of the elements, and the stylesheet's rules (none for the original and
+/// content views).
 pub fn plan(tree: &Tree, template: &[bool], view: View) -> (Marks, String) {
     if view == View::Original {
         return (Marks::new(), String::new());
     }
     let mut marks = Vec::new();
-    let mut rules = hide_rules();
+    let mut rules = String::new();
     if view == View::Check {
         let gold = gold_template(tree);
         let shown: Vec<bool> = template.iter().zip(&gold).map(|(t, g)| *t || *g).collect();
@@ -121,12 +122,16 @@ pub fn plan(tree: &Tree, template: &[bool], view: View) -> (Marks, String) {
         let wrong = disagreement(tree, template);
         marks.extend(wrong.misses.iter().map(|id| (id.0, MISS)));
         marks.extend(wrong.false_hits.iter().map(|id| (id.0, FALSE_HIT)));
-        rules.push_str(&check_rules());
+        rules = hide_rules() + &check_rules();
     } else if view == View::Template {
         marks.extend(collapsed(tree, &hidden_roots(tree, template, view)));
-    } else {
-        marks.extend(flagged(&hidden_roots(tree, template, view), HIDDEN));
+        rules = hide_rules();
     }
+    // The content view is the page view's reading column, with the page set
+    // aside whole behind it (`extension/page-view.js`): nothing in the page
+    // is hidden. Hiding the template's subtrees made the browser lay the
+    // page out without them, and again on the way back: 0.8 s each, the tab
+    // frozen, on a page nested 100,000 deep.
     marks.extend(flagged(template, TEMPLATE));
     (marks, rules)
 }
@@ -163,9 +168,6 @@ pub async fn show(
     }
     // Copies the page made of marked elements meanwhile.
     remove_copies_and_own(doc)?;
-    if rules.is_empty() {
-        return Ok(true);
-    }
     for step in marks.chunks(STEP) {
         for &(i, kind) in step {
             elements[i as usize].set_attribute(name(kind), "")?;
@@ -174,6 +176,9 @@ pub async fn show(
         if BEGUN.get() != run {
             return Ok(false);
         }
+    }
+    if rules.is_empty() {
+        return Ok(true);
     }
     let style = doc.create_element("style")?;
     style.set_attribute(&mark(OWN), "")?;

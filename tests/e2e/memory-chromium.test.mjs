@@ -192,7 +192,7 @@ test('auto-apply opted into for one site shows the chosen view on a newly opened
   const third = await browser.context.newPage();
   const hits = site.hits;
   await third.goto(site.origin + THIRD_PAGE);
-  await until(async () => (await third.evaluate(probePage)).hiddenRoots.length > 0);
+  await until(async () => (await third.evaluate(probePage)).template.length > 0);
   await third.waitForLoadState('networkidle');
   const probe = await third.evaluate(probePage);
   assert.ok(probe.template.length > 0, 'the remembered template is marked');
