@@ -166,6 +166,8 @@ globalThis.texPageView ??= (() => {
     const readable = (region) => (region.textContent.trim().split(/\s+/).length >= 3
       || region.querySelector?.('img, picture, video, svg, table, h1, h2, h3') || /^(IMG|PICTURE|VIDEO|SVG|TABLE|H[1-3])$/.test(region.tagName));
     const inBody = (region) => document.body?.contains(region) && region !== document.body;
+    // What scripts put into the content (a banner, an ad slot) is frame, not for reading.
+    const frame = new Set(glue.regions('frame'));
     const clones = Array.from(glue.regions('content')).filter((r) => inBody(r) && readable(r)).map((region) => {
       const copy = region.cloneNode(true);
       // What the page does not show stays unshown: a site's second copy of
@@ -173,7 +175,8 @@ globalThis.texPageView ??= (() => {
       // page, would show in the column, where those rules no longer match.
       const originals = region.querySelectorAll('*');
       const copies = copy.querySelectorAll('*');
-      const unshown = [...copies].filter((_, i) => !originals[i].checkVisibility() && !originals[i].closest('details:not([open])'));
+      const unshown = [...copies].filter((_, i) => frame.has(originals[i])
+        || (!originals[i].checkVisibility() && !originals[i].closest('details:not([open])')));
       for (const drop of [...unshown, ...copy.querySelectorAll('script, iframe, object, embed')]) drop.remove();
       // Ids stay unique in the page (labels, anchors and the page's scripts find the originals).
       for (const e of [copy, ...copy.querySelectorAll('[id]')]) e.removeAttribute?.('id');

@@ -322,27 +322,26 @@ pub fn template_html() -> Result<String, JsValue> {
 }
 
 /// The roots of the page's template regions (`template`: subtrees that are
-/// template through and through) or content regions (`content`), as live
-/// elements: the page view outlines the one and lays out the other for
-/// reading, without naming our marks. At most `max` of them, the first in
+/// template through and through), content regions (`content`) or the frame
+/// within content regions (`frame`: what scripts added to the content, a
+/// cookie banner or an ad slot), as live elements: the page view outlines
+/// the first, lays out the second for reading and leaves the third out of
+/// it, without naming our marks. At most `max` of them, the first in
 /// document order: handing 100,000 elements over to be outlined is work
 /// enough to freeze the tab.
 #[wasm_bindgen]
 pub fn regions(kind: &str, max: Option<usize>) -> Result<js_sys::Array, JsValue> {
-    let hidden_by = match kind {
-        "template" => View::Content,
-        "content" => View::Template,
-        _ => {
-            return Err(reject(Failure::new(
-                format!("There is no view called {kind}."),
-                "errorNoView",
-                vec![text(kind)],
-            )))
-        }
-    };
+    if !matches!(kind, "template" | "content" | "frame") {
+        return Err(reject(Failure::new(format!("There is no view called {kind}."), "errorNoView", vec![text(kind)])));
+    }
     with_last(|_, l| {
-        // The reading column holds content only: what scripts added is frame there.
-        let roots = view::hidden_roots(&l.page.tree, &l.marks(hidden_by == View::Template), hidden_by);
+        let tree = &l.page.tree;
+        let roots = match kind {
+            "template" => view::hidden_roots(tree, &l.template, View::Content),
+            // The reading column holds content only: what scripts added is frame there.
+            "content" => view::hidden_roots(tree, &l.marks(true), View::Template),
+            _ => view::frame_in_content(tree, &l.marks(true)),
+        };
         let roots = roots.iter().zip(l.page.elements.iter()).filter(|(r, _)| **r);
         Ok(roots.take(max.unwrap_or(usize::MAX)).map(|(_, e)| JsValue::from(e)).collect())
     })

@@ -273,6 +273,20 @@ pub fn remove_marks(elements: &[Element]) -> Result<(), JsValue> {
     Ok(())
 }
 
+/// The highest nodes that are frame through and through inside a content
+/// region: with what scripts added counted as frame (a banner or an ad slot
+/// put into an article), the one place frame sits below content.
+pub fn frame_in_content(tree: &Tree, frame: &[bool]) -> Vec<bool> {
+    let roots = hidden_roots(tree, frame, View::Content);
+    let mut below_content = vec![false; tree.len()];
+    for i in 0..tree.len() {
+        if let Some(p) = tree.node(NodeId(i as u32)).parent {
+            below_content[i] = !frame[p.index()] || below_content[p.index()];
+        }
+    }
+    roots.iter().zip(below_content).map(|(&r, b)| r && b).collect()
+}
+
 /// Which nodes to hide: the highest nodes of the other kind. Templates are
 /// closed upwards (a template node's parent is template), so in the template
 /// view that is each content node under a template parent; in the content

@@ -15,8 +15,8 @@ use wasm_bindgen_test::*;
 use web_sys::{Document, DomParser, HtmlIFrameElement, SupportedType};
 
 use template_extractor::config::Config;
-use template_extractor::dom::Tree;
 use template_extractor::dom::TreeBuilder;
+use template_extractor::dom::{NodeId, Tree};
 use template_extractor::mapping::etdm;
 use template_extractor::page_source::PageSource;
 use template_extractor::wasm::fetch_source::{yield_to_event_loop, FetchSource};
@@ -133,6 +133,25 @@ async fn views_mark_hide_and_restore_exactly() {
 
     show(&doc, &tree, &elements, &template, View::Original, &mut marked).await;
     assert_eq!(root.outer_html(), before, "the original view restores the document byte for byte");
+}
+
+/// The reading column leaves out the frame a script put into the content
+/// (an ad slot in the article), not the page's own frame around it.
+#[wasm_bindgen_test]
+fn the_frame_inside_content_is_what_scripts_put_there() {
+    let doc = parsed(
+        "<html><head><title>t</title></head><body><header><a href=/>site</a></header>\
+         <main><p>text</p><div class=ad><span>ad</span></div></main><footer>foot</footer></body></html>",
+    );
+    let (tree, _) = snapshot(&doc.document_element().unwrap()).unwrap();
+    let index = |tag: &str| tree.nodes().find(|(_, n)| &*n.tag == tag).map(|(id, _)| id).unwrap();
+    let mut frame = all_but_main(&tree);
+    for i in tree.subtree(index("div")) {
+        frame[i] = true;
+    }
+    let roots = view::frame_in_content(&tree, &frame);
+    let found: Vec<NodeId> = (0..tree.len()).filter(|&i| roots[i]).map(|i| NodeId(i as u32)).collect();
+    assert_eq!(found, [index("div")], "the ad slot only: the header and footer are the page's frame");
 }
 
 /// Template: everything but the `<main>` subtree of `tree`.
