@@ -17,6 +17,19 @@ after(async () => {
   await ff?.close();
 });
 
+/** Runs in the page: clicks `view` on the page's badge and resolves once the page shows it. */
+function chooseOnBadge(view) {
+  const buttons = () => document.querySelector('tex-view')?.shadowRoot?.querySelectorAll('.views button') ?? [];
+  const index = ['original', 'template', 'content'].indexOf(view);
+  buttons()[index].click();
+  // The original view draws nothing: the badge goes.
+  const shown = () => (view === 'original' ? !document.querySelector('tex-view') : buttons()[index]?.getAttribute('aria-pressed') === 'true');
+  return new Promise((resolve) => {
+    const check = () => (shown() ? resolve() : setTimeout(check, 20));
+    check();
+  });
+}
+
 freezeTests(test, assert, async (url) => {
   const { page, popup } = await ff.openWithPopup(url);
   const inPopup = async (step) => {
@@ -33,7 +46,12 @@ freezeTests(test, assert, async (url) => {
     click: (selector) => inPopup(() => ff.click(selector)),
     waitFor: (selector) => inPopup(() => ff.waitFor(selector)),
     text: (selector) => inPopup(() => ff.execute((s) => document.querySelector(s).textContent, selector)),
-    toggle: (view) => inPopup(() => ff.chooseView(view)),
+    // The views are chosen on the page's own badge, the page in front as a user's popup leaves it: the
+    // popup is a tab in this harness, and switching tabs between a view and the heartbeat mixed the two.
+    async toggle(view) {
+      await ff.switchTo(page);
+      await ff.execute(chooseOnBadge, view);
+    },
     async inPage(fn, ...args) {
       await ff.switchTo(page);
       return ff.execute(fn, ...args);
