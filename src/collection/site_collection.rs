@@ -14,7 +14,7 @@ use crate::dom::Tree;
 use crate::extract::extract;
 use crate::html::parse;
 use crate::page_source::PageSource;
-use crate::template_memory::{Cluster, PreparedCluster};
+use crate::template_memory::{Cluster, PreparedCluster, ServedPage};
 
 use super::cluster_agreement::{joined, majority};
 use super::layout_groups::{group_by_layout, representatives};
@@ -206,8 +206,11 @@ pub fn collect_site(
             GroupTemplate::Learnt { id, representative, template: learnt, .. } => {
                 let clusters = &prepared[group_of[i]];
                 let (status, template) = if *representative == i {
-                    let template =
-                        if opts.fast { learnt.clone() } else { joined(tree, learnt, majority(cfg, clusters, tree)) };
+                    let template = if opts.fast {
+                        learnt.clone()
+                    } else {
+                        joined(tree, learnt, majority(cfg, clusters, tree, learnt))
+                    };
                     (PageStatus::Representative, template)
                 } else if !clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0) {
                     (PageStatus::Unfit, own().unwrap_or_else(|| vec![false; tree.len()]))
@@ -216,7 +219,7 @@ pub fn collect_site(
                 } else {
                     match own() {
                         Some(template) => {
-                            (PageStatus::Compared, joined(tree, &template, majority(cfg, clusters, tree)))
+                            (PageStatus::Compared, joined(tree, &template, majority(cfg, clusters, tree, &template)))
                         }
                         None => (PageStatus::Served, join(cfg, clusters, tree)),
                     }
@@ -258,8 +261,9 @@ pub fn collect_site(
 /// maps onto (each mapping is top-down closed, so their union is too).
 fn join(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree) -> Vec<bool> {
     let mut template = vec![false; tree.len()];
+    let page = &mut ServedPage::new(tree);
     for (c, _) in clusters {
-        for (t, mapped) in template.iter_mut().zip(c.apply(cfg, tree)) {
+        for (t, mapped) in template.iter_mut().zip(c.serve(cfg, page)) {
             *t |= mapped;
         }
     }
