@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
-use crate::equality::probability;
+use crate::equality::{between, Side};
 use crate::state_marker::{moving, StateMarkers};
 
 /// A one-to-one, top-down mapping from the nodes of a key tree into another
@@ -89,6 +89,9 @@ struct SiblingMatch<'a> {
     /// The next row of `s1` to score.
     row: usize,
     candidates: Vec<u128>,
+    /// What each node of `s2` shows to a comparison, read on the first row
+    /// when every pair is scored; in a band, read per pair.
+    sides: Option<Vec<Side<'a>>>,
 }
 
 impl<'a> SiblingMatch<'a> {
@@ -96,24 +99,30 @@ impl<'a> SiblingMatch<'a> {
         let total = s1.len().saturating_mul(s2.len());
         let band =
             if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
-        Self { s1, s2, markers, band, row: 0, candidates: Vec::new() }
+        Self { s1, s2, markers, band, row: 0, candidates: Vec::new(), sides: None }
     }
 
     /// Scores whole rows until about `budget` comparisons are made (at least
     /// one row); returns how many were made.
-    fn score(&mut self, cfg: &Config, t1: &Tree, t2: &Tree, budget: usize) -> usize {
+    fn score(&mut self, cfg: &Config, t1: &'a Tree, t2: &'a Tree, budget: usize) -> usize {
         let threshold = cfg.equality.threshold;
+        if self.sides.is_none() && self.band >= self.s2.len() {
+            self.sides = Some(self.s2.iter().map(|&b| Side::of(t2, b, &self.markers)).collect());
+        }
         let mut made = 0;
         while self.row < self.s1.len() && (made == 0 || made < budget) {
             let (i, a) = (self.row, self.s1[self.row]);
             let centre = proportional(i, self.s1.len(), self.s2.len());
             let lo = centre.saturating_sub(self.band / 2);
             let hi = lo.saturating_add(self.band).min(self.s2.len());
+            let side = Side::of(t1, a, &self.markers);
             for (j, &b) in self.s2.iter().enumerate().take(hi).skip(lo) {
-                if t1.node(a).tag != t2.node(b).tag {
-                    continue;
-                }
-                let p = probability(&cfg.equality, t1, a, t2, b, &self.markers);
+                let p = match &self.sides {
+                    Some(sides) if sides[j].tag() != side.tag() => continue,
+                    Some(sides) => between(&cfg.equality, &side, &sides[j]),
+                    None if &*t2.node(b).tag != side.tag() => continue,
+                    None => between(&cfg.equality, &side, &Side::of(t2, b, &self.markers)),
+                };
                 if p > threshold {
                     self.candidates.push(candidate_key(p, i as u32, j as u32));
                 }
