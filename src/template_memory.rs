@@ -32,7 +32,7 @@ use crate::extract::{extract, Extraction};
 use crate::generated_names::{is_generated, without_generated};
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::map_page;
-use crate::text_recurrence::{keep_repeated_content, KeyText};
+use crate::text_recurrence::{keep_repeated_content, KeyText, TextBlocks};
 
 /// Format version of a stored memory; another version is refused, not guessed at.
 pub const MEMORY_VERSION: u32 = 1;
@@ -309,13 +309,15 @@ pub struct PreparedCluster<'a> {
 pub struct ServedPage<'t> {
     tree: Cow<'t, Tree>,
     subtree_texts: SubtreeTexts,
+    /// Read when the content signal is on.
+    blocks: Option<TextBlocks>,
 }
 
 impl<'t> ServedPage<'t> {
     pub fn new(page: &'t Tree) -> Self {
         let tree = without_generated(page);
         let subtree_texts = SubtreeTexts::new(&tree);
-        Self { tree, subtree_texts }
+        Self { tree, subtree_texts, blocks: None }
     }
 }
 
@@ -338,7 +340,8 @@ impl PreparedCluster<'_> {
         let mut mapping = map_page(cfg, &self.skeleton, page);
         pair_current_items(&self.skeleton, &self.subtree_texts, page, &mut served.subtree_texts, &mut mapping);
         if cfg.content.enabled {
-            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, page, &mapping);
+            let blocks = served.blocks.get_or_insert_with(|| TextBlocks::of(page));
+            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
         }
         for (_, image) in mapping.pairs() {
             template[image.index()] = true;
