@@ -17,7 +17,7 @@ use crate::error::LoadError;
 use crate::mapping::{EtdmSteps, Mapping};
 use crate::page_source::{LoadedPage, PageSource, SourceWrapper};
 use crate::template::map_page;
-use crate::text_recurrence::{keep_repeated_content, KeyText};
+use crate::text_recurrence::{keep_repeated_content, KeyText, TextBlocks};
 
 /// Comparisons of two siblings ETDM makes between two pauses (about 512
 /// mapped pairs' children on a typical page; a list of 100,000 siblings is
@@ -40,7 +40,7 @@ async fn compare<S: PageSource>(source: &S, cfg: &Config, key: &Tree, key_text: 
         Algorithm::Rtdm => map_page(cfg, key, page),
     };
     source.pause_while_loading().await;
-    keep_repeated_content(&cfg.content, key, key_text, page, &mapping)
+    keep_repeated_content(&cfg.content, key, key_text, &TextBlocks::of(page), &mapping)
 }
 
 /// A source whose loads also compare each page with the key page.
@@ -93,7 +93,13 @@ mod tests {
         let text = KeyText::of(&key);
         let ahead = CompareAhead::new(&site, &cfg, &key, &text);
         let page = futures::executor::block_on(ahead.load(&url("b"))).unwrap();
-        let expected = keep_repeated_content(&cfg.content, &key, &text, &page.tree, &map_page(&cfg, &key, &page.tree));
+        let expected = keep_repeated_content(
+            &cfg.content,
+            &key,
+            &text,
+            &TextBlocks::of(&page.tree),
+            &map_page(&cfg, &key, &page.tree),
+        );
         assert_eq!(ahead.take(&url("b")), Some(expected));
         assert_eq!(ahead.take(&url("b")), None, "taken once");
         assert!(futures::executor::block_on(ahead.load(&url("missing"))).is_err());

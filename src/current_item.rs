@@ -10,6 +10,30 @@
 use crate::dom::{NodeId, Tree};
 use crate::mapping::Mapping;
 
+/// The order-sensitive fold of the own-text hashes through each node's
+/// subtree (0 when it holds no text), each computed at most once: under one
+/// paired parent every skeleton child asks for the page's children of its
+/// tag until one matches, a list's items each time, and in a collection
+/// every representative's skeleton asks the same page again.
+pub struct SubtreeTexts {
+    texts: Vec<Option<u64>>,
+}
+
+impl SubtreeTexts {
+    pub fn new(tree: &Tree) -> Self {
+        Self { texts: vec![None; tree.len()] }
+    }
+
+    /// Every node's, for a skeleton mapped onto many pages.
+    pub fn all(tree: &Tree) -> Vec<u64> {
+        tree.nodes().map(|(id, _)| subtree_text(tree, id)).collect()
+    }
+
+    fn get(&mut self, t: &Tree, n: NodeId) -> u64 {
+        *self.texts[n.index()].get_or_insert_with(|| subtree_text(t, n))
+    }
+}
+
 /// Order-sensitive fold of the own-text hashes of `n`'s subtree; 0 when it holds no text.
 fn subtree_text(t: &Tree, n: NodeId) -> u64 {
     let mut hash = 0u64;
@@ -29,8 +53,15 @@ fn subtree_text(t: &Tree, n: NodeId) -> u64 {
 /// its subtree, when there is one: over the mapping's own choice (which,
 /// led by the state's class, may pair the current items crosswise) and over
 /// its leaving them unmatched; their subtrees are paired the same way. The
-/// mapping's pairs stand for every other child.
-pub fn pair_current_items(skeleton: &Tree, page: &Tree, mapping: &mut Mapping) {
+/// mapping's pairs stand for every other child. `skeleton_texts` are
+/// [`SubtreeTexts::all`] of the skeleton.
+pub fn pair_current_items(
+    skeleton: &Tree,
+    skeleton_texts: &[u64],
+    page: &Tree,
+    page_texts: &mut SubtreeTexts,
+    mapping: &mut Mapping,
+) {
     let mut owner: Vec<Option<NodeId>> = vec![None; page.len()];
     for (s, p) in mapping.pairs() {
         owner[p.index()] = Some(s);
@@ -43,14 +74,18 @@ pub fn pair_current_items(skeleton: &Tree, page: &Tree, mapping: &mut Mapping) {
             continue;
         }
         for &child in skeleton.children(s) {
-            let text = subtree_text(skeleton, child);
+            let text = skeleton_texts[child.index()];
             if text == 0 {
                 continue;
             }
             let tag = &skeleton.node(child).tag;
-            let same =
-                |c: &&NodeId| !by_text[c.index()] && page.node(**c).tag == *tag && subtree_text(page, **c) == text;
-            let Some(&image) = page.children(p).iter().find(same) else { continue };
+            let Some(&image) = page
+                .children(p)
+                .iter()
+                .find(|c| !by_text[c.index()] && page.node(**c).tag == *tag && page_texts.get(page, **c) == text)
+            else {
+                continue;
+            };
             by_text[image.index()] = true;
             if mapping.image(child) != Some(image) {
                 unmap_subtree(skeleton, mapping, &mut owner, child);
@@ -119,5 +154,24 @@ mod tests {
             other.nodes().filter(|(_, n)| &*n.tag == "p").all(|(id, _)| !template[id.index()]),
             "content stays content"
         );
+    }
+
+    #[test]
+    fn one_served_page_gives_each_cluster_what_it_gives_the_page_alone() {
+        let cfg = Config::default();
+        let in_nav = |t: &Tree| -> Vec<bool> { t.nodes().map(|(_, n)| !matches!(&*n.tag, "main" | "p")).collect() };
+        let clusters: Vec<Cluster> = ["news", "home"]
+            .map(|at| {
+                let learnt = page(at, &format!("The {at} page, in its own words."));
+                Cluster::learn(&cfg, &url::Url::parse("http://s.org/x.html").unwrap(), &learnt, &in_nav(&learnt))
+            })
+            .into();
+        let other = page("trails", "A page about the trails, with other words.");
+        let mut served = crate::template_memory::ServedPage::new(&other);
+        for cluster in &clusters {
+            let alone = cluster.apply(&cfg, &other);
+            assert!(alone.iter().any(|&t| t) && alone.iter().any(|&t| !t));
+            assert_eq!(cluster.prepare().unwrap().serve(&cfg, &mut served), alone);
+        }
     }
 }

@@ -41,8 +41,10 @@ pub const OWN_ATTRIBUTE_PREFIX: &str = "data-tex-";
 /// One element of the snapshot.
 #[derive(Clone, Debug)]
 pub struct Node {
-    /// Lower-case tag name (`nodeName` in the thesis).
-    pub tag: Box<str>,
+    /// Lower-case tag name (`nodeName` in the thesis). Shared: a tree
+    /// unpacked in a collection gives the elements of one tag one string
+    /// instead of allocating one each (unpacking is most of a load there).
+    pub tag: std::sync::Arc<str>,
     pub id: Option<Box<str>>,
     /// Sorted, deduplicated hashes of the class names, gold classes removed.
     pub classes: Box<[u64]>,

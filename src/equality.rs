@@ -56,33 +56,69 @@ pub fn position_probability(i: usize, c: usize, i2: usize, c2: usize) -> f64 {
     (1.0 - shift / cmin).max(0.0)
 }
 
+/// What P_= reads of one node, its state tokens left out: made once per
+/// node of a sibling list, not once per pair the node is compared in.
+pub struct Side<'t> {
+    tag: &'t str,
+    id: Option<&'t str>,
+    text: u64,
+    classes: Cow<'t, [u64]>,
+    attributes: Cow<'t, [u64]>,
+    children: usize,
+    index: usize,
+    siblings: usize,
+}
+
+impl<'t> Side<'t> {
+    pub fn of(t: &'t Tree, n: NodeId, ignored: &StateMarkers) -> Self {
+        let node = t.node(n);
+        Side {
+            tag: &node.tag,
+            id: node.id.as_deref(),
+            text: node.text,
+            classes: without(&node.classes, &ignored.classes),
+            attributes: without(&node.attributes, &ignored.attributes),
+            children: node.children.len(),
+            index: node.child_index as usize,
+            siblings: node.parent.map_or(1, |q| t.children(q).len()),
+        }
+    }
+
+    pub fn tag(&self) -> &'t str {
+        self.tag
+    }
+}
+
 /// P_=(n1, n2): 0 for different tags, 1 for equal ids (or the same
 /// document-unique element), otherwise the weighted sum of the class,
 /// attribute, children and position probabilities. The state tokens in
 /// `ignored` (a menu's current item, `state_marker`) are left out of both
 /// nodes' classes and attributes.
 pub fn probability(p: &Equality, t1: &Tree, n1: NodeId, t2: &Tree, n2: NodeId, ignored: &StateMarkers) -> f64 {
-    let (a, b) = (t1.node(n1), t2.node(n2));
+    if t1.node(n1).tag != t2.node(n2).tag {
+        return 0.0;
+    }
+    between(p, &Side::of(t1, n1, ignored), &Side::of(t2, n2, ignored))
+}
+
+/// [`probability`] of two nodes read as [`Side`]s under the same markers.
+pub fn between(p: &Equality, a: &Side, b: &Side) -> f64 {
     if a.tag != b.tag {
         return 0.0;
     }
-    if is_unique_in_document(&a.tag) {
+    if is_unique_in_document(a.tag) {
         return 1.0;
     }
-    match (&a.id, &b.id) {
+    match (a.id, b.id) {
         (Some(x), Some(y)) if x == y => return 1.0,
         (None, None) if p.absent_ids_equal => return 1.0,
         _ => {}
     }
-    let siblings = |t: &Tree, n: &crate::dom::Node| n.parent.map_or(1, |q| t.children(q).len());
     let text = if a.text != 0 && b.text != 0 && a.text != b.text { p.differing_text } else { 1.0 };
-    let (c1, c2) = (without(&a.classes, &ignored.classes), without(&b.classes, &ignored.classes));
-    let (a1, a2) = (without(&a.attributes, &ignored.attributes), without(&b.attributes, &ignored.attributes));
-    text * (p.w_classes * set_probability(&c1, &c2, p.no_classes)
-        + p.w_attributes * set_probability(&a1, &a2, p.no_attributes)
-        + p.w_children * children_probability(a.children.len(), b.children.len(), p.no_children)
-        + p.w_position
-            * position_probability(a.child_index as usize, siblings(t1, a), b.child_index as usize, siblings(t2, b)))
+    text * (p.w_classes * set_probability(&a.classes, &b.classes, p.no_classes)
+        + p.w_attributes * set_probability(&a.attributes, &b.attributes, p.no_attributes)
+        + p.w_children * children_probability(a.children, b.children, p.no_children)
+        + p.w_position * position_probability(a.index, a.siblings, b.index, b.siblings))
 }
 
 #[cfg(test)]

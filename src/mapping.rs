@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
-use crate::equality::probability;
+use crate::equality::{between, Side};
 use crate::state_marker::{moving, StateMarkers};
 
 /// A one-to-one, top-down mapping from the nodes of a key tree into another
@@ -89,6 +89,9 @@ struct SiblingMatch<'a> {
     /// The next row of `s1` to score.
     row: usize,
     candidates: Vec<u128>,
+    /// What each node of `s2` shows to a comparison, read on the first row
+    /// when every pair is scored; in a band, read per pair.
+    sides: Option<Vec<Side<'a>>>,
 }
 
 impl<'a> SiblingMatch<'a> {
@@ -96,24 +99,30 @@ impl<'a> SiblingMatch<'a> {
         let total = s1.len().saturating_mul(s2.len());
         let band =
             if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
-        Self { s1, s2, markers, band, row: 0, candidates: Vec::new() }
+        Self { s1, s2, markers, band, row: 0, candidates: Vec::new(), sides: None }
     }
 
     /// Scores whole rows until about `budget` comparisons are made (at least
     /// one row); returns how many were made.
-    fn score(&mut self, cfg: &Config, t1: &Tree, t2: &Tree, budget: usize) -> usize {
+    fn score(&mut self, cfg: &Config, t1: &'a Tree, t2: &'a Tree, budget: usize) -> usize {
         let threshold = cfg.equality.threshold;
+        if self.sides.is_none() && self.band >= self.s2.len() {
+            self.sides = Some(self.s2.iter().map(|&b| Side::of(t2, b, &self.markers)).collect());
+        }
         let mut made = 0;
         while self.row < self.s1.len() && (made == 0 || made < budget) {
             let (i, a) = (self.row, self.s1[self.row]);
             let centre = proportional(i, self.s1.len(), self.s2.len());
             let lo = centre.saturating_sub(self.band / 2);
             let hi = lo.saturating_add(self.band).min(self.s2.len());
+            let side = Side::of(t1, a, &self.markers);
             for (j, &b) in self.s2.iter().enumerate().take(hi).skip(lo) {
-                if t1.node(a).tag != t2.node(b).tag {
-                    continue;
-                }
-                let p = probability(&cfg.equality, t1, a, t2, b, &self.markers);
+                let p = match &self.sides {
+                    Some(sides) if sides[j].tag() != side.tag() => continue,
+                    Some(sides) => between(&cfg.equality, &side, &sides[j]),
+                    None if &*t2.node(b).tag != side.tag() => continue,
+                    None => between(&cfg.equality, &side, &Side::of(t2, b, &self.markers)),
+                };
                 if p > threshold {
                     self.candidates.push(candidate_key(p, i as u32, j as u32));
                 }
@@ -129,26 +138,48 @@ impl<'a> SiblingMatch<'a> {
     }
 
     /// The accepted pairs, in order of `s1`.
+    ///
+    /// Once every node of the shorter list is paired no candidate can be
+    /// accepted, and in most lists (a template's, identical on both pages)
+    /// that happens among the best few: so the best `2 · shorter` are
+    /// selected and sorted first, and the rest only when they are needed.
     fn select(mut self, cfg: &Config) -> Vec<(NodeId, NodeId)> {
-        // (i, j) is unique, so the order is total and an unstable sort gives the same one, without a buffer.
-        self.candidates.sort_unstable();
+        let shorter = self.s1.len().min(self.s2.len());
         let mut accepted: BTreeMap<u32, u32> = BTreeMap::new();
         let (mut used1, mut used2) = (vec![false; self.s1.len()], vec![false; self.s2.len()]);
-        for key in self.candidates {
-            let (i, j) = ((key >> 32) as u32, key as u32);
-            if used1[i as usize] || used2[j as usize] {
-                continue;
-            }
-            if cfg.preserve_order {
-                let before_ok = accepted.range(..i).next_back().is_none_or(|(_, &bj)| bj < j);
-                let after_ok = accepted.range(i + 1..).next().is_none_or(|(_, &aj)| aj > j);
-                if !(before_ok && after_ok) {
+        let mut rest: &mut [u128] = &mut self.candidates;
+        // The best 2 · shorter first, then, while still needed, all the rest.
+        let mut head = 2 * shorter;
+        while !rest.is_empty() && accepted.len() < shorter {
+            let (best, others) = if head < rest.len() {
+                rest.select_nth_unstable(head);
+                rest.split_at_mut(head)
+            } else {
+                (rest, &mut [][..])
+            };
+            head = usize::MAX;
+            // (i, j) is unique, so the order is total and an unstable sort gives the same one, without a buffer.
+            best.sort_unstable();
+            for &mut key in best {
+                let (i, j) = ((key >> 32) as u32, key as u32);
+                if used1[i as usize] || used2[j as usize] {
                     continue;
                 }
+                if cfg.preserve_order {
+                    let before_ok = accepted.range(..i).next_back().is_none_or(|(_, &bj)| bj < j);
+                    let after_ok = accepted.range(i + 1..).next().is_none_or(|(_, &aj)| aj > j);
+                    if !(before_ok && after_ok) {
+                        continue;
+                    }
+                }
+                accepted.insert(i, j);
+                used1[i as usize] = true;
+                used2[j as usize] = true;
+                if accepted.len() == shorter {
+                    break;
+                }
             }
-            accepted.insert(i, j);
-            used1[i as usize] = true;
-            used2[j as usize] = true;
+            rest = others;
         }
         accepted.into_iter().map(|(i, j)| (self.s1[i as usize], self.s2[j as usize])).collect()
     }
@@ -293,6 +324,48 @@ mod tests {
         keys.sort_by_key(|k| k.0);
         let order: Vec<(f64, u32, u32)> = keys.iter().map(|k| k.1).collect();
         assert_eq!(order, [(1.0, 5, 5), (0.9, 1, 3), (0.9, 2, 0), (0.6, 0, 0), (0.6, 0, 1), (0.51, 0, 0)]);
+    }
+
+    /// The greedy choice over every candidate in sorted order, as the
+    /// definition reads.
+    fn greedy_over_all(mut keys: Vec<u128>, n1: usize, n2: usize, preserve_order: bool) -> Vec<(u32, u32)> {
+        keys.sort_unstable();
+        let mut accepted: BTreeMap<u32, u32> = BTreeMap::new();
+        for key in keys {
+            let (i, j) = ((key >> 32) as u32, key as u32);
+            let free = !accepted.contains_key(&i) && !accepted.values().any(|&b| b == j);
+            let in_order = !preserve_order
+                || (accepted.range(..i).next_back().is_none_or(|(_, &bj)| bj < j)
+                    && accepted.range(i + 1..).next().is_none_or(|(_, &aj)| aj > j));
+            if free && in_order {
+                accepted.insert(i, j);
+            }
+        }
+        assert!(accepted.len() <= n1.min(n2));
+        accepted.into_iter().collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn selecting_the_best_first_accepts_what_sorting_all_accepts(
+            n1 in 1usize..12,
+            n2 in 1usize..12,
+            scores in proptest::collection::vec(0u8..8, 144),
+            preserve_order: bool,
+        ) {
+            // A score of 0 is no candidate; the others are a few probabilities, so ties are common.
+            let keys: Vec<u128> = (0..n1 * n2)
+                .filter(|&k| scores[k] > 0)
+                .map(|k| candidate_key(0.5 + f64::from(scores[k]) / 16.0, (k / n2) as u32, (k % n2) as u32))
+                .collect();
+            let (s1, s2): (Vec<NodeId>, Vec<NodeId>) =
+                ((0..n1 as u32).map(NodeId).collect(), (0..n2 as u32).map(NodeId).collect());
+            let cfg = Config { preserve_order, ..Config::default() };
+            let mut list = SiblingMatch::new(&cfg, &s1, &s2, StateMarkers::NONE);
+            list.candidates = keys.clone();
+            let got: Vec<(u32, u32)> = list.select(&cfg).into_iter().map(|(a, b)| (a.0, b.0)).collect();
+            proptest::prop_assert_eq!(got, greedy_over_all(keys, n1, n2, preserve_order));
+        }
     }
 
     #[test]

@@ -14,8 +14,6 @@
 //! the entry is, so it is left out when nodes of those lists, and of their
 //! subtrees, are compared. No token name is known in advance.
 
-use std::collections::HashMap;
-
 use crate::dom::{NodeId, Tree};
 
 /// How far below a sibling a state token and an entry's label are looked
@@ -56,15 +54,23 @@ struct Token {
 /// ancestors' lists plus the tokens that move between these two lists.
 pub fn moving(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId], inherited: &StateMarkers) -> StateMarkers {
     let mut markers = inherited.clone();
-    if s1.len() < 2 || s2.len() < 2 || !names_differ_on_an_entry(t1, s1, t2, s2) {
+    if s1.len() < 2 || s2.len() < 2 {
         return markers;
     }
+    let near2: Vec<Near> = s2.iter().map(|&y| near(t2, y)).collect();
+    if !names_differ_on_an_entry(t1, s1, t2, s2, &near2) {
+        return markers;
+    }
+    let near1: Vec<Near> = s1.iter().map(|&x| near(t1, x)).collect();
     let (once1, once2) = (carried_once(t1, s1), carried_once(t2, s2));
-    let (entries1, entries2) = (entries(t1, s1), entries(t2, s2));
-    for (token, &k1) in &once1 {
-        let Some(&k2) = once2.get(token) else { continue };
-        if crossed_entries(t1, &entries1, k1, t2, &entries2, k2) {
-            markers.add(*token);
+    let (entries1, entries2) = (entries(t1, s1, &near1), entries(t2, s2, &near2));
+    let mut from = 0;
+    for &(token, k1) in &once1 {
+        from += once2[from..].partition_point(|(t, _)| *t < token);
+        let Some(&(_, k2)) = once2.get(from).filter(|(t, _)| *t == token) else { continue };
+        let (tag1, tag2) = (&*t1.node(s1[k1]).tag, &*t2.node(s2[k2]).tag);
+        if tag1 == tag2 && crossed_entries(tag1, &entries1, near1[k1].label, &entries2, near2[k2].label) {
+            markers.add(token);
         }
     }
     markers
@@ -98,19 +104,19 @@ fn near(t: &Tree, n: NodeId) -> Near {
 }
 
 /// Whether some entry of `s1` (a labelled sibling) has a sibling of the same
-/// tag and label in `s2` whose names differ: without one, no state moved,
-/// and the exact search below is skipped. Most lists are a template's,
-/// identical on both pages, or content, whose labels differ. Labels read
-/// numbers as one shape, so a long list can be one label throughout: each
-/// entry of `s2` is kept once per distinct names, and an entry with two is
-/// known to differ from any sibling, so a lookup costs O(log n).
-fn names_differ_on_an_entry(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId]) -> bool {
+/// tag and label in `s2` (whose [`near`] is `near2`) whose names differ:
+/// without one, no state moved, and the exact search below is skipped. Most
+/// lists are a template's, identical on both pages, or content, whose labels
+/// differ. Labels read numbers as one shape, so a long list can be one label
+/// throughout: each entry of `s2` is kept once per distinct names, and an
+/// entry with two is known to differ from any sibling, so a lookup costs
+/// O(log n).
+fn names_differ_on_an_entry(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId], near2: &[Near]) -> bool {
     let mut entries: Vec<(&str, u64, u64)> = s2
         .iter()
-        .filter_map(|&y| {
-            let n = near(t2, y);
-            (n.label != 0).then_some((&*t2.node(y).tag, n.label, n.names))
-        })
+        .zip(near2)
+        .filter(|(_, n)| n.label != 0)
+        .map(|(&y, n)| (&*t2.node(y).tag, n.label, n.names))
         .collect();
     if entries.is_empty() {
         return false;
@@ -130,58 +136,46 @@ fn names_differ_on_an_entry(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId]) 
     })
 }
 
-/// Each token carried by exactly one sibling of `list`, with that sibling.
-fn carried_once(t: &Tree, list: &[NodeId]) -> HashMap<Token, NodeId> {
-    let mut carriers: HashMap<Token, Option<NodeId>> = HashMap::new();
-    for &sibling in list {
-        for token in tokens_near(t, sibling) {
-            carriers.entry(token).and_modify(|c| *c = None).or_insert(Some(sibling));
+/// Each token carried by exactly one sibling of `list`, with that sibling's
+/// position, sorted by token.
+fn carried_once(t: &Tree, list: &[NodeId]) -> Vec<(Token, usize)> {
+    let mut carried: Vec<(Token, usize)> = Vec::new();
+    let (mut tokens, mut stack) = (Vec::new(), Vec::new());
+    for (k, &sibling) in list.iter().enumerate() {
+        stack.push((sibling, 0));
+        while let Some((x, depth)) = stack.pop() {
+            let node = t.node(x);
+            tokens.extend(node.classes.iter().map(|&hash| Token { is_class: true, hash }));
+            tokens.extend(node.attributes.iter().map(|&hash| Token { is_class: false, hash }));
+            if depth < DEPTH {
+                stack.extend(node.children.iter().map(|&c| (c, depth + 1)));
+            }
         }
+        // A sibling carries a token once, however many of its nodes show it.
+        tokens.sort_unstable();
+        tokens.dedup();
+        carried.extend(tokens.drain(..).map(|token| (token, k)));
     }
-    carriers.into_iter().filter_map(|(token, c)| c.map(|c| (token, c))).collect()
-}
-
-/// The distinct tokens of `n` and its descendants down to [`DEPTH`] levels.
-fn tokens_near(t: &Tree, n: NodeId) -> Vec<Token> {
-    let mut out = Vec::new();
-    let mut stack = vec![(n, 0)];
-    while let Some((x, depth)) = stack.pop() {
-        let node = t.node(x);
-        out.extend(node.classes.iter().map(|&hash| Token { is_class: true, hash }));
-        out.extend(node.attributes.iter().map(|&hash| Token { is_class: false, hash }));
-        if depth < DEPTH {
-            stack.extend(node.children.iter().map(|&c| (c, depth + 1)));
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-    out
+    carried.sort_unstable();
+    carried
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|run| if let [single] = run { Some(*single) } else { None })
+        .collect()
 }
 
 /// The entries of a list, (tag, label) of each sibling, sorted for lookups.
-fn entries<'t>(t: &'t Tree, list: &[NodeId]) -> Vec<(&'t str, u64)> {
-    let mut out: Vec<(&str, u64)> = list.iter().map(|&m| (&*t.node(m).tag, near(t, m).label)).collect();
+fn entries<'t>(t: &'t Tree, list: &[NodeId], near: &[Near]) -> Vec<(&'t str, u64)> {
+    let mut out: Vec<(&str, u64)> = list.iter().zip(near).map(|(&m, n)| (&*t.node(m).tag, n.label)).collect();
     out.sort_unstable();
     out.dedup();
     out
 }
 
-/// Whether the carriers `k1` and `k2` are different entries, each present
-/// on the other page without the token: a like sibling of the same tag and
-/// the same label (not the carrier itself, whose label is the other one).
-fn crossed_entries(
-    t1: &Tree,
-    entries1: &[(&str, u64)],
-    k1: NodeId,
-    t2: &Tree,
-    entries2: &[(&str, u64)],
-    k2: NodeId,
-) -> bool {
-    let tag = &*t1.node(k1).tag;
-    if &*t2.node(k2).tag != tag {
-        return false;
-    }
-    let (text1, text2) = (near(t1, k1).label, near(t2, k2).label);
+/// Whether two carriers of one `tag`, labelled `text1` and `text2`, are
+/// different entries, each present on the other page without the token: a
+/// like sibling of the same tag and the same label (not the carrier itself,
+/// whose label is the other one).
+fn crossed_entries(tag: &str, entries1: &[(&str, u64)], text1: u64, entries2: &[(&str, u64)], text2: u64) -> bool {
     if text1 == 0 || text2 == 0 || text1 == text2 {
         return false;
     }

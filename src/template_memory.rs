@@ -17,6 +17,7 @@
 //! every section an id, which made each article a layout of its own on the
 //! dev set (similarities of 0.04 between pages of one Sphinx site).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -24,14 +25,14 @@ use thiserror::Error;
 use url::Url;
 
 use crate::config::Config;
-use crate::current_item::pair_current_items;
+use crate::current_item::{pair_current_items, SubtreeTexts};
 use crate::dom::{name_hash, Gold, Node, NodeId, Tree};
 use crate::error::ExtractError;
 use crate::extract::{extract, Extraction};
 use crate::generated_names::{is_generated, without_generated};
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template::map_page;
-use crate::text_recurrence::{keep_repeated_content, KeyText};
+use crate::text_recurrence::{keep_repeated_content, KeyText, TextBlocks};
 
 /// Format version of a stored memory; another version is refused, not guessed at.
 pub const MEMORY_VERSION: u32 = 1;
@@ -296,18 +297,40 @@ impl Cluster {
             layout: &self.layout,
             paths: layout_signature(&skeleton),
             text: KeyText::of(&skeleton),
+            subtree_texts: SubtreeTexts::all(&skeleton),
             skeleton,
         })
     }
 }
 
 /// A cluster ready to test and serve pages: its skeleton as a tree, the
-/// skeleton's own paths and what the content signal reads of it.
+/// skeleton's own paths and what the content signal and the current-item
+/// rule read of it.
 pub struct PreparedCluster<'a> {
     layout: &'a [u64],
     skeleton: Tree,
     paths: Vec<u64>,
     text: KeyText,
+    subtree_texts: Vec<u64>,
+}
+
+/// A page to serve from one or more clusters (a collection's page, from
+/// each of its cluster's representatives): what every mapping reads of the
+/// page alone is made once. The page is compared without its generated
+/// names, as the skeleton is: what a redeploy renames decides nothing.
+pub struct ServedPage<'t> {
+    tree: Cow<'t, Tree>,
+    subtree_texts: SubtreeTexts,
+    /// Read when the content signal is on.
+    blocks: Option<TextBlocks>,
+}
+
+impl<'t> ServedPage<'t> {
+    pub fn new(page: &'t Tree) -> Self {
+        let tree = without_generated(page);
+        let subtree_texts = SubtreeTexts::new(&tree);
+        Self { tree, subtree_texts, blocks: None }
+    }
 }
 
 impl PreparedCluster<'_> {
@@ -317,15 +340,20 @@ impl PreparedCluster<'_> {
         (similarity >= SAME_LAYOUT && containment(&self.paths, layout) >= TEMPLATE_PRESENT, similarity)
     }
 
-    /// See [`Cluster::apply`]. The page is compared without its generated
-    /// names, as the skeleton is: what a redeploy renames decides nothing.
+    /// See [`Cluster::apply`].
     pub fn apply(&self, cfg: &Config, page: &Tree) -> Vec<bool> {
-        let page = &*without_generated(page);
+        self.serve(cfg, &mut ServedPage::new(page))
+    }
+
+    /// [`PreparedCluster::apply`] on a page other clusters serve too.
+    pub fn serve(&self, cfg: &Config, served: &mut ServedPage) -> Vec<bool> {
+        let page = &*served.tree;
         let mut template = vec![false; page.len()];
         let mut mapping = map_page(cfg, &self.skeleton, page);
-        pair_current_items(&self.skeleton, page, &mut mapping);
+        pair_current_items(&self.skeleton, &self.subtree_texts, page, &mut served.subtree_texts, &mut mapping);
         if cfg.content.enabled {
-            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, page, &mapping);
+            let blocks = served.blocks.get_or_insert_with(|| TextBlocks::of(page));
+            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
         }
         for (_, image) in mapping.pairs() {
             template[image.index()] = true;

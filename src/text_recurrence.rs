@@ -67,6 +67,33 @@ impl KeyText {
     }
 }
 
+/// Where a page's text blocks stand, to ask whether one stands under a
+/// node: built once per page, however many trees are mapped onto it.
+pub struct TextBlocks {
+    ends: Vec<u32>,
+    places: HashMap<u64, Vec<u32>>,
+}
+
+impl TextBlocks {
+    pub fn of(page: &Tree) -> Self {
+        let mut places: HashMap<u64, Vec<u32>> = HashMap::new();
+        for (id, node) in page.nodes() {
+            if node.block != 0 {
+                places.entry(node.block).or_default().push(id.0);
+            }
+        }
+        Self { ends: subtree_ends(page), places }
+    }
+
+    /// Whether block `text` stands in the subtree of `n`.
+    fn holds(&self, n: NodeId, text: u64) -> bool {
+        self.places.get(&text).is_some_and(|at| {
+            let first = at.partition_point(|&p| p < n.0);
+            at.get(first).is_some_and(|&p| p < self.ends[n.index()])
+        })
+    }
+}
+
 /// Counts, for every key node, the words under it whose text block
 /// ([`crate::dom::Node::block`], compared by hash) also stands under its image.
 ///
@@ -74,21 +101,7 @@ impl KeyText {
 /// recurs under the image of one ancestor it recurs under every higher one:
 /// each block climbs from its element to the first mapped ancestor whose
 /// image holds it, and counts for that ancestor and all above.
-pub fn recurrence(key: &Tree, key_words: &[u32], candidate: &Tree, mapping: &Mapping) -> Recurrence {
-    let ends = subtree_ends(candidate);
-    let mut places: HashMap<u64, Vec<u32>> = HashMap::new();
-    for (id, node) in candidate.nodes() {
-        if node.block != 0 {
-            places.entry(node.block).or_default().push(id.0);
-        }
-    }
-    let holds = |image: NodeId, text: u64| {
-        places.get(&text).is_some_and(|at| {
-            let first = at.partition_point(|&p| p < image.0);
-            at.get(first).is_some_and(|&p| p < ends[image.index()])
-        })
-    };
-
+pub fn recurrence(key: &Tree, key_words: &[u32], candidate: &TextBlocks, mapping: &Mapping) -> Recurrence {
     let mut own_recurring = vec![0u32; key.len()];
     for (id, node) in key.nodes() {
         if node.block == 0 {
@@ -97,7 +110,7 @@ pub fn recurrence(key: &Tree, key_words: &[u32], candidate: &Tree, mapping: &Map
         let mut cur = Some(id);
         while let Some(n) = cur {
             if let Some(image) = mapping.image(n) {
-                if holds(image, node.block) {
+                if candidate.holds(image, node.block) {
                     own_recurring[n.index()] = own_recurring[n.index()].saturating_add(node.words);
                     break;
                 }
@@ -133,7 +146,7 @@ pub fn keep_repeated_content(
     rule: &Content,
     key: &Tree,
     key_text: &KeyText,
-    candidate: &Tree,
+    candidate: &TextBlocks,
     mapping: &Mapping,
 ) -> Mapping {
     let r = recurrence(key, &key_text.words, candidate, mapping);
@@ -260,7 +273,13 @@ mod tests {
 
     /// The default rule's kept part of the key page's mapping onto `other`.
     fn kept(key: &Tree, other: &Tree) -> Mapping {
-        keep_repeated_content(&Content::default(), key, &KeyText::of(key), other, &etdm(&Config::default(), key, other))
+        keep_repeated_content(
+            &Content::default(),
+            key,
+            &KeyText::of(key),
+            &TextBlocks::of(other),
+            &etdm(&Config::default(), key, other),
+        )
     }
 
     fn shares(key: &Tree, other: &Tree) -> Recurrence {
@@ -268,7 +287,7 @@ mod tests {
             equality: crate::config::Equality { differing_text: 1.0, ..Default::default() },
             ..Config::default()
         };
-        recurrence(key, &subtree_words(key), other, &etdm(&cfg, key, other))
+        recurrence(key, &subtree_words(key), &TextBlocks::of(other), &etdm(&cfg, key, other))
     }
 
     #[test]

@@ -18,20 +18,35 @@
 
 use crate::config::Config;
 use crate::dom::Tree;
-use crate::template_memory::PreparedCluster;
+use crate::template_memory::{PreparedCluster, ServedPage};
 use crate::text_recurrence::lists;
 
-/// Nodes onto which the skeletons of more than half of the representatives
-/// map; each cluster comes with the number of representatives that learnt
-/// its skeleton.
-pub fn majority(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree) -> Vec<bool> {
+/// Among the nodes the page's own template `own` leaves out, those onto
+/// which the skeletons of more than half of the representatives map (a node
+/// of `own` is template whatever they say, so its vote is not finished);
+/// each cluster comes with the number of representatives that learnt its
+/// skeleton.
+///
+/// Most of a page is content no skeleton maps, or template all of them map:
+/// once every node left out by `own` has a majority, or can no longer get
+/// one, the remaining skeletons are not mapped. The heaviest go first.
+pub fn majority(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree, own: &[bool]) -> Vec<bool> {
+    let representatives: usize = clusters.iter().map(|(_, n)| n).sum();
+    let mut order: Vec<&(PreparedCluster, usize)> = clusters.iter().collect();
+    order.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     let mut votes = vec![0usize; tree.len()];
-    for (c, learnt_by) in clusters {
-        for (v, mapped) in votes.iter_mut().zip(c.apply(cfg, tree)) {
+    let mut left = representatives;
+    let page = &mut ServedPage::new(tree);
+    for (c, learnt_by) in order {
+        let open = |v: &usize| 2 * v <= representatives && 2 * (v + left) > representatives;
+        if !votes.iter().zip(own).any(|(v, &o)| !o && open(v)) {
+            break;
+        }
+        for (v, mapped) in votes.iter_mut().zip(c.serve(cfg, page)) {
             *v += learnt_by * usize::from(mapped);
         }
+        left -= learnt_by;
     }
-    let representatives: usize = clusters.iter().map(|(_, n)| n).sum();
     votes.into_iter().map(|v| 2 * v > representatives).collect()
 }
 
@@ -73,5 +88,50 @@ mod tests {
         assert!(result[lis[1]] && result[lis[2]], "items the page kept stay template");
         let nothing = joined(&t, &own, vec![false; t.len()]);
         assert_eq!(nothing, own, "without agreement the page's own template stands");
+    }
+
+    #[test]
+    fn the_majority_is_that_of_every_skeleton_on_the_nodes_the_page_left_out() {
+        use crate::dom::test_trees::tree;
+        use crate::template_memory::Cluster;
+        let cfg = Config::default();
+        let page = tree("html( body( nav( a a ) aside.s( p ) main( h1 p ) footer( p ) ) )");
+        let url = url::Url::parse("http://s.org/a.html").unwrap();
+        // Each representative's template: html and body, and the listed sections with all below them.
+        let learnt = |sections: &[&str]| {
+            let flags: Vec<bool> = page
+                .nodes()
+                .map(|(id, _)| {
+                    let mut top = id;
+                    while page.node(top).depth > 3 {
+                        top = page.node(top).parent.unwrap();
+                    }
+                    page.node(id).depth < 3 || sections.contains(&&*page.node(top).tag)
+                })
+                .collect();
+            Cluster::learn(&cfg, &url, &page, &flags)
+        };
+        // The aside gets its majority only from the last three skeletons, the footer never.
+        let clusters = [
+            learnt(&["nav"]),
+            learnt(&["nav", "footer"]),
+            learnt(&["nav", "aside"]),
+            learnt(&["nav", "aside"]),
+            learnt(&["nav", "aside"]),
+        ];
+        let prepared: Vec<(PreparedCluster, usize)> = clusters.iter().map(|c| (c.prepare().unwrap(), 1)).collect();
+        let mut votes = vec![0; page.len()];
+        for (c, _) in &prepared {
+            votes.iter_mut().zip(c.apply(&cfg, &page)).for_each(|(v, m)| *v += usize::from(m));
+        }
+        let every: Vec<bool> = votes.iter().map(|&v| 2 * v > prepared.len()).collect();
+        let tagged = |tag: &str| page.nodes().find(|(_, n)| &*n.tag == tag).unwrap().0.index();
+        assert!(every[tagged("aside")] && every[tagged("nav")] && !every[tagged("footer")] && !every[tagged("main")]);
+        for own in [vec![false; page.len()], page.nodes().map(|(_, n)| n.depth < 3).collect(), vec![true; page.len()]] {
+            let got = majority(&cfg, &prepared, &page, &own);
+            for i in (0..page.len()).filter(|&i| !own[i]) {
+                assert_eq!(got[i], every[i], "node {i}");
+            }
+        }
     }
 }

@@ -1,13 +1,18 @@
 //! A snapshot packed into bytes while its page waits in a site's store: a
-//! [`Tree`] spends about 300 bytes per element (a heap string per tag, a
-//! vector per child list), ten times a small page's HTML, while the packed
+//! [`Tree`] spends about 300 bytes per element (heap strings and lists per
+//! element), ten times a small page's HTML, while the packed
 //! form spends about 30. Unpacking costs a fraction of parsing the page
 //! again, and gives the very same tree (links, positions and depths are
 //! derived from the parents, in the same order the snapshot made them).
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use crate::dom::{Gold, Node, NodeId, Tree};
 
-/// A tree's nodes, field by field, in document order.
+/// A tree's distinct tags, then its nodes, field by field, in document
+/// order, each node's tag as an index into them: an unpacked tree shares one
+/// string per distinct tag instead of allocating one per element.
 pub struct PackedTree {
     bytes: Box<[u8]>,
     len: usize,
@@ -23,8 +28,21 @@ impl PackedTree {
     pub fn pack(tree: &Tree) -> PackedTree {
         let mut out = Vec::with_capacity(32 * tree.len());
         put_str(&mut out, tree.base_href());
-        for (_, n) in tree.nodes() {
-            put_str(&mut out, Some(&n.tag));
+        let mut tags: HashMap<&str, u64> = HashMap::new();
+        let mut distinct = Vec::new();
+        let tag_of: Vec<u64> = tree
+            .nodes()
+            .map(|(_, n)| {
+                *tags.entry(&n.tag).or_insert_with(|| {
+                    distinct.push(&*n.tag);
+                    distinct.len() as u64 - 1
+                })
+            })
+            .collect();
+        put_varint(&mut out, distinct.len() as u64);
+        distinct.iter().for_each(|tag| put_str(&mut out, Some(tag)));
+        for ((_, n), tag) in tree.nodes().zip(tag_of) {
+            put_varint(&mut out, tag);
             put_str(&mut out, n.id.as_deref());
             put_str(&mut out, n.href.as_deref());
             put_hashes(&mut out, &n.classes);
@@ -55,9 +73,10 @@ impl PackedTree {
     pub fn unpack(&self) -> Tree {
         let mut r = Reader { bytes: &self.bytes, at: 0 };
         let base_href = r.str();
+        let tags: Vec<Arc<str>> = (0..r.varint()).map(|_| r.str().unwrap_or_default().into()).collect();
         let mut nodes: Vec<Node> = Vec::with_capacity(self.len);
         for i in 0..self.len {
-            let tag = r.str().unwrap_or_default();
+            let tag = tags[r.varint() as usize].clone();
             let (id, href) = (r.str(), r.str());
             let (classes, attributes) = (r.hashes(), r.hashes());
             let flags = r.byte();

@@ -13,8 +13,8 @@ use crate::config::Config;
 use crate::dom::Tree;
 use crate::extract::extract;
 use crate::html::parse;
-use crate::page_source::PageSource;
-use crate::template_memory::{Cluster, PreparedCluster};
+use crate::page_source::{LoadedPage, PageSource};
+use crate::template_memory::{Cluster, PreparedCluster, ServedPage};
 
 use super::cluster_agreement::{joined, majority};
 use super::layout_groups::{group_by_layout, representatives};
@@ -190,33 +190,50 @@ pub fn collect_site(
         })
         .collect();
     for (i, page) in store.pages().iter().enumerate() {
-        let tree = &page.tree.unpack();
-        let mut own_loads = 0;
-        let mut own = || {
-            let (template, loads) = extracted.remove(&i).unwrap_or_else(|| match learn(cfg, store, i) {
-                Ok((_, template, loads)) => (Some(template), loads),
-                Err((_, loads)) => (None, loads),
-            });
-            own_loads += loads;
-            template
+        let fits =
+            |clusters: &[(PreparedCluster, usize)]| clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0);
+        let wants_own = match &learnt[group_of[i]] {
+            GroupTemplate::Small => true,
+            GroupTemplate::Failed(_) => false,
+            GroupTemplate::Learnt { representative, .. } => {
+                *representative != i && (!opts.fast || !fits(&prepared[group_of[i]]))
+            }
         };
+        // The page's own extraction runs first where its status needs one:
+        // the tree it loaded for the page is the page's tree below, which
+        // saves unpacking it again.
+        let (own, own_loads, loaded) = if !wants_own {
+            (None, 0, None)
+        } else if let Some((template, loads)) = extracted.remove(&i) {
+            (template, loads, None)
+        } else {
+            let (key, result) = extract_page(cfg, store, i);
+            match result {
+                Ok((template, loads)) => (Some(template), loads, key),
+                Err((_, loads)) => (None, loads, key),
+            }
+        };
+        let tree = &loaded.map_or_else(|| page.tree.unpack(), |key| key.tree);
         let (cluster, status, template) = match &learnt[group_of[i]] {
-            GroupTemplate::Small => (None, PageStatus::Unclustered, own().unwrap_or_else(|| vec![false; tree.len()])),
+            GroupTemplate::Small => (None, PageStatus::Unclustered, own.unwrap_or_else(|| vec![false; tree.len()])),
             GroupTemplate::Failed(id) => (Some(*id), PageStatus::NoTemplate, vec![false; tree.len()]),
             GroupTemplate::Learnt { id, representative, template: learnt, .. } => {
                 let clusters = &prepared[group_of[i]];
                 let (status, template) = if *representative == i {
-                    let template =
-                        if opts.fast { learnt.clone() } else { joined(tree, learnt, majority(cfg, clusters, tree)) };
+                    let template = if opts.fast {
+                        learnt.clone()
+                    } else {
+                        joined(tree, learnt, majority(cfg, clusters, tree, learnt))
+                    };
                     (PageStatus::Representative, template)
-                } else if !clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0) {
-                    (PageStatus::Unfit, own().unwrap_or_else(|| vec![false; tree.len()]))
+                } else if !fits(clusters) {
+                    (PageStatus::Unfit, own.unwrap_or_else(|| vec![false; tree.len()]))
                 } else if opts.fast {
                     (PageStatus::Served, join(cfg, clusters, tree))
                 } else {
-                    match own() {
+                    match own {
                         Some(template) => {
-                            (PageStatus::Compared, joined(tree, &template, majority(cfg, clusters, tree)))
+                            (PageStatus::Compared, joined(tree, &template, majority(cfg, clusters, tree, &template)))
                         }
                         None => (PageStatus::Served, join(cfg, clusters, tree)),
                     }
@@ -258,8 +275,9 @@ pub fn collect_site(
 /// maps onto (each mapping is top-down closed, so their union is too).
 fn join(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree) -> Vec<bool> {
     let mut template = vec![false; tree.len()];
+    let page = &mut ServedPage::new(tree);
     for (c, _) in clusters {
-        for (t, mapped) in template.iter_mut().zip(c.apply(cfg, tree)) {
+        for (t, mapped) in template.iter_mut().zip(c.serve(cfg, page)) {
             *t |= mapped;
         }
     }
@@ -269,11 +287,26 @@ fn join(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree) -> Vec
 /// Extracts the template of page `r` with the store as page source: the
 /// learnt cluster, the template and the loads, or why it failed.
 fn learn(cfg: &Config, store: &PageStore, r: usize) -> Result<(Cluster, Vec<bool>, usize), (String, usize)> {
+    let (key, result) = extract_page(cfg, store, r);
+    let (template, loads) = result?;
+    let key = key.expect("a template is extracted from a loaded page");
+    Ok((Cluster::learn(cfg, &key.url, &key.tree, &template), template, loads))
+}
+
+/// A page's template and the loads it took, or why it failed and the loads made.
+type Extracted = Result<(Vec<bool>, usize), (String, usize)>;
+
+/// The page `r` as the store loaded it (`None` when it could not be), and
+/// its extraction.
+fn extract_page(cfg: &Config, store: &PageStore, r: usize) -> (Option<LoadedPage>, Extracted) {
     let source = store.source(cfg.max_nodes);
     futures::executor::block_on(async {
-        let key = source.load(&store.pages()[r].url).await.map_err(|e| (e.to_string(), 0))?;
-        let x = extract(cfg, &source, &key).await.map_err(|e| (e.to_string(), 1))?;
-        Ok((Cluster::learn(cfg, &key.url, &key.tree, &x.template), x.template, x.loads))
+        let key = match source.load(&store.pages()[r].url).await {
+            Ok(key) => key,
+            Err(e) => return (None, Err((e.to_string(), 0))),
+        };
+        let result = extract(cfg, &source, &key).await.map(|x| (x.template, x.loads)).map_err(|e| (e.to_string(), 1));
+        (Some(key), result)
     })
 }
 
