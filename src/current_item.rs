@@ -11,10 +11,11 @@ use crate::dom::{NodeId, Tree};
 use crate::mapping::Mapping;
 
 /// The order-sensitive fold of the own-text hashes through each node's
-/// subtree (0 when it holds no text), each computed at most once: under one
-/// paired parent every skeleton child asks for the page's children of its
-/// tag until one matches, a list's items each time, and in a collection
-/// every representative's skeleton asks the same page again.
+/// subtree (0 when it holds no text), each computed at most once and only
+/// when asked: under one paired parent every skeleton child asks for the
+/// page's children of its tag until one matches, a list's items each time,
+/// and in a collection every representative's skeleton asks the same page
+/// again, and a skeleton is mapped onto many pages.
 pub struct SubtreeTexts {
     texts: Vec<Option<u64>>,
 }
@@ -22,11 +23,6 @@ pub struct SubtreeTexts {
 impl SubtreeTexts {
     pub fn new(tree: &Tree) -> Self {
         Self { texts: vec![None; tree.len()] }
-    }
-
-    /// Every node's, for a skeleton mapped onto many pages.
-    pub fn all(tree: &Tree) -> Vec<u64> {
-        tree.nodes().map(|(id, _)| subtree_text(tree, id)).collect()
     }
 
     fn get(&mut self, t: &Tree, n: NodeId) -> u64 {
@@ -53,11 +49,10 @@ fn subtree_text(t: &Tree, n: NodeId) -> u64 {
 /// its subtree, when there is one: over the mapping's own choice (which,
 /// led by the state's class, may pair the current items crosswise) and over
 /// its leaving them unmatched; their subtrees are paired the same way. The
-/// mapping's pairs stand for every other child. `skeleton_texts` are
-/// [`SubtreeTexts::all`] of the skeleton.
+/// mapping's pairs stand for every other child.
 pub fn pair_current_items(
     skeleton: &Tree,
-    skeleton_texts: &[u64],
+    skeleton_texts: &mut SubtreeTexts,
     page: &Tree,
     page_texts: &mut SubtreeTexts,
     mapping: &mut Mapping,
@@ -74,7 +69,7 @@ pub fn pair_current_items(
             continue;
         }
         for &child in skeleton.children(s) {
-            let text = skeleton_texts[child.index()];
+            let text = skeleton_texts.get(skeleton, child);
             if text == 0 {
                 continue;
             }

@@ -18,6 +18,7 @@
 //! dev set (similarities of 0.04 between pages of one Sphinx site).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -297,7 +298,7 @@ impl Cluster {
             layout: &self.layout,
             paths: layout_signature(&skeleton),
             text: KeyText::of(&skeleton),
-            subtree_texts: SubtreeTexts::all(&skeleton),
+            subtree_texts: RefCell::new(SubtreeTexts::new(&skeleton)),
             skeleton,
         })
     }
@@ -311,7 +312,8 @@ pub struct PreparedCluster<'a> {
     skeleton: Tree,
     paths: Vec<u64>,
     text: KeyText,
-    subtree_texts: Vec<u64>,
+    /// Read by the current-item rule as pages are served (not to test a page's fit).
+    subtree_texts: RefCell<SubtreeTexts>,
 }
 
 /// A page to serve from one or more clusters (a collection's page, from
@@ -350,7 +352,8 @@ impl PreparedCluster<'_> {
         let page = &*served.tree;
         let mut template = vec![false; page.len()];
         let mut mapping = map_page(cfg, &self.skeleton, page);
-        pair_current_items(&self.skeleton, &self.subtree_texts, page, &mut served.subtree_texts, &mut mapping);
+        let skeleton_texts = &mut self.subtree_texts.borrow_mut();
+        pair_current_items(&self.skeleton, skeleton_texts, page, &mut served.subtree_texts, &mut mapping);
         if cfg.content.enabled {
             let blocks = served.blocks.get_or_insert_with(|| TextBlocks::of(page));
             mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
