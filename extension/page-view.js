@@ -2,8 +2,8 @@
 // page's styles neither leak in nor get touched: a small dismissible badge
 // (progress with Cancel, the error sentence, or the Original / Template /
 // Content control), an outline of the template that does not reflow the page,
-// and the content view's reading column. The original view draws nothing, so
-// the page is exactly as it was.
+// and the content view's reading panel over the page. The original view draws
+// nothing, so the page is exactly as it was.
 'use strict';
 
 globalThis.texPageView ??= (() => {
@@ -15,12 +15,14 @@ globalThis.texPageView ??= (() => {
    * apart; 2,000 still held the tab 100-150 ms on a page of 200,000 elements.
    */
   const MAX_OUTLINES = 500;
-  // A class no page can already use, for the reading column's light-DOM rules.
+  // Classes no page can already use, for the reading panel's light-DOM rules.
   const READER = `tex-reader-${crypto.getRandomValues(new Uint32Array(2)).join('')}`;
+  const PANEL = `${READER}-panel`;
   let glue = null;
   let host = null;
   let onResize = null;
-  let pageScroll = null;
+  // What had the focus before the reading panel took it, given back when it goes.
+  let pageFocus = null;
   // The running badge's status line, updated in place on each progress figure.
   let statusLine = null;
 
@@ -44,10 +46,9 @@ globalThis.texPageView ??= (() => {
     .swatch.hit { border: 3px solid #1a5fb4; }
     .outline { position: absolute; box-sizing: border-box; border: 2px dashed #1a5fb4; background: rgb(26 95 180 / .08); pointer-events: none; }
     .outlines { position: absolute; left: 0; top: 0; width: 0; height: 0; }
-    /* The column ends the document: it holds what the page's rules position
-       absolutely and clips what would reach past its end, so no strip of
-       nothing scrolls in below it. */
-    .reader { position: relative; overflow-y: clip; min-height: 100vh; pointer-events: auto; background: #fff; color: #1d2430; }
+    /* The panel holds what the page's rules position absolutely and clips
+       what would reach past its end, so no strip of nothing scrolls in below it. */
+    .reader { position: relative; overflow-y: clip; min-height: 100%; background: #fff; color: #1d2430; }
     .column { max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem 6rem; font: 18px/1.6 Georgia, serif; }
     /* Where the window has room, the column stands clear of the badge's corner, so no line runs under it. */
     @media (min-width: 1040px) { .column { margin: 0 332px 0 calc((100vw - 42rem - 332px) / 2); } }
@@ -61,14 +62,13 @@ globalThis.texPageView ??= (() => {
     }`;
 
   // Rules for the cloned content: the page's own styles still apply to it,
-  // minus what would squeeze it back into the page's columns. The column
-  // replaces the page in the document's flow (the body is hidden), so it is
-  // as long as its text and scrolls as the page does; an overlay would cover
-  // one screen only, with the page's layout below it.
+  // minus what would squeeze it back into the page's columns. On paper the
+  // column replaces the page, as it does on screen.
   const READER_STYLE = `
-    html { overflow: auto !important; }
-    body { content-visibility: hidden !important; height: 0 !important; min-height: 0 !important;
-      margin-block: 0 !important; padding-block: 0 !important; border-block-width: 0 !important; }
+    @media print {
+      body { display: none !important; }
+      .${PANEL} { position: static !important; overflow: visible !important; }
+    }
     .${READER} * { float: none !important; position: static !important; max-width: 100% !important; min-width: 0 !important; }
     .${READER} > * { width: auto !important; margin-left: 0 !important; margin-right: 0 !important; grid-column: auto !important; }
     .${READER} img, .${READER} video { height: auto !important; }
@@ -184,19 +184,26 @@ globalThis.texPageView ??= (() => {
     });
     host.append(el('div', { className: READER }, el('style', { textContent: READER_STYLE }), ...clones));
     const panel = el('div', { className: 'reader' }, el('div', { className: 'column' }, el('slot')));
-    panel.setAttribute('role', 'region');
+    // A modal dialog to assistive technology: the page under it is out of reach, as it is to the eye.
+    panel.setAttribute('role', 'dialog');
+    panel.setAttribute('aria-modal', 'true');
     panel.setAttribute('aria-label', t('view_content'));
     root.append(panel);
+    return panel;
   }
 
-  /** The column starts at its top; leaving it returns to where the reader was in the page. */
-  function scrollFor(reading) {
-    if (reading && pageScroll === null) {
-      pageScroll = [scrollX, scrollY];
-      scrollTo(0, 0);
-    } else if (!reading && pageScroll !== null) {
-      scrollTo(...pageScroll);
-      pageScroll = null;
+  /**
+   * The panel takes the keyboard, so arrows and Space scroll the column, not the page hidden under it;
+   * leaving gives the focus back to what had it.
+   */
+  function focusFor(reading) {
+    if (reading) {
+      if (pageFocus === null) pageFocus = document.activeElement ?? document.body;
+      host.tabIndex = -1;
+      host.focus({ preventScroll: true });
+    } else if (pageFocus !== null) {
+      if (pageFocus.isConnected && pageFocus !== document.body) pageFocus.focus?.({ preventScroll: true });
+      pageFocus = null;
     }
   }
 
@@ -205,15 +212,16 @@ globalThis.texPageView ??= (() => {
     const quiet = state.dismissed || state.status === 'idle'
       || (state.status === 'done' && state.view === 'original' && !state.highlight);
     const reading = !quiet && state.status === 'done' && state.view === 'content';
-    if (quiet) {
-      scrollFor(false);
-      return;
-    }
+    if (!reading) focusFor(false);
+    if (quiet) return;
     host = glue.host('tex-view');
+    // The reading panel covers the window and scrolls on its own: the page under it keeps its layout
+    // and its scroll position, so neither entering nor leaving the view makes the browser lay the page
+    // out again (on a page of 200,000 elements that took Firefox over a second).
+    if (reading) host.className = PANEL;
     host.setAttribute('style', reading
-      ? 'all:initial;display:block;position:relative;z-index:2147483647;pointer-events:none'
+      ? 'all:initial;display:block;position:fixed;inset:0;z-index:2147483647;overflow:auto;overscroll-behavior:contain;outline:none'
       : 'all:initial;position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none');
-    scrollFor(reading);
     const root = host.attachShadow({ mode: 'open' });
     root.append(el('style', { textContent: STYLE }));
     if (state.status === 'done' && state.highlight) {
@@ -221,9 +229,11 @@ globalThis.texPageView ??= (() => {
       root.append(layer);
       outlines(layer);
     }
-    if (reading) reader(root);
+    // In the reading panel the badge is part of the dialog, so assistive technology reaches it.
+    const panel = reading ? reader(root) : root;
+    if (reading) focusFor(true);
     if (state.status === 'done' && (state.view === 'template' || state.view === 'content')) addEventListener('keydown', onKey, true);
-    root.append(badge(state));
+    panel.append(badge(state));
   }
 
   /**

@@ -10,12 +10,12 @@ import { after, before, describe, test } from 'node:test';
 
 import { serveSet } from '../../scripts/bench.mjs';
 import { launchChromium, openWithPopup } from './chromium.mjs';
-import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction } from './harness.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction, probePage } from './harness.mjs';
 import { heartbeat, startHeartbeat } from './heartbeat.mjs';
 import { recordingServer } from './safety.mjs';
 import { serve } from './server.mjs';
 import {
-  axeViolationsIn, chooseView, largestBlankBand, launchChromiumIn, pageLayerProbe, popupState, readerCoverage, serveHugePage,
+  axeViolationsIn, chooseView, largestBlankBand, launchChromiumIn, pageLayerProbe, popupState, serveHugePage,
   slowDemoSite, until,
 } from './ui-harness.mjs';
 
@@ -217,6 +217,9 @@ test('Cancel clicked at once, before the page has the extraction or its core, ca
 test('three-way view control: state in the popup (aria-pressed) and on the page badge, content view reads as a column, original restores exactly', async () => {
   const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);
   const before = await page.evaluate(() => document.documentElement.outerHTML);
+  const where = () => [scrollX, scrollY];
+  const scrolled = await page.evaluate(() => { scrollTo(0, 150); return [scrollX, scrollY]; });
+  assert.ok(scrolled[1] > 0, 'the key page is taller than the window');
   await popup.click('#extract');
   await popup.waitForSelector('#summary:not([hidden])');
   await page.screenshot({ path: join(SHOTS, 'page-outlined.png'), caret: 'initial' });
@@ -230,6 +233,21 @@ test('three-way view control: state in the popup (aria-pressed) and on the page 
     if (view === 'content') {
       assert.ok(layer.reader.width >= 500, `the reading column is wide (${layer.reader.width} px)`);
       assert.ok(layer.reader.widest >= 400, `the content is no longer squeezed into a side column (${layer.reader.widest} px)`);
+      // The panel lies over the page and scrolls on its own; the page under it stays where the reader left it.
+      assert.equal((await page.evaluate(probePage)).covered, 1, 'the reading panel covers the window');
+      assert.ok(await page.evaluate(() => document.activeElement === document.querySelector('tex-view')), 'the panel has the keyboard');
+      await page.keyboard.press('PageDown');
+      await page.waitForFunction(() => document.querySelector('tex-view').scrollTop > 0);
+      await page.evaluate(() => document.querySelector('tex-view').scrollTo(0, 0));
+      await page.mouse.move(300, 300);
+      await page.mouse.wheel(0, 300);
+      await page.waitForFunction(() => document.querySelector('tex-view').scrollTop > 0);
+      assert.deepEqual(await page.evaluate(where), scrolled, 'scrolling the column leaves the page where it was');
+      // On paper the column replaces the page.
+      await page.emulateMedia({ media: 'print' });
+      assert.deepEqual(await page.evaluate(() => [getComputedStyle(document.body).display, getComputedStyle(document.querySelector('tex-view')).position]),
+        ['none', 'static'], 'printed, the page is left out and the panel is in the flow');
+      await page.emulateMedia({ media: 'screen' });
     }
     await page.screenshot({ path: join(SHOTS, `page-${view}.png`), caret: 'initial' });
   }
@@ -238,6 +256,7 @@ test('three-way view control: state in the popup (aria-pressed) and on the page 
   await popup.waitForSelector('#view[data-view="template"]');
   await chooseView(popup, 'original');
   assert.equal(await page.evaluate(pageLayerProbe), null, 'the original view draws nothing on the page');
+  assert.deepEqual(await page.evaluate(where), scrolled, 'the page is back where the reader left it');
   const restored = await page.evaluate(() => document.documentElement.outerHTML);
   if (restored !== before) writeFileSync(join(SHOTS, 'restored.html'), restored);
   assert.ok(restored === before, 'the page is exactly as before (see ui/restored.html)');
@@ -355,8 +374,8 @@ describe('dark mode', () => {
 });
 
 describe('axe-core: zero violations, best practices included', () => {
-  const check = async (p, what) => {
-    const violations = await axeViolationsIn((src) => p.evaluate(src));
+  const check = async (p, what, within = null) => {
+    const violations = await axeViolationsIn((src) => p.evaluate(src), within);
     assert.deepEqual(violations, [], `${what}: ${violations.join('; ')}`);
   };
   for (const scheme of ['light', 'dark']) {
@@ -368,6 +387,8 @@ describe('axe-core: zero violations, best practices included', () => {
       await popup.waitForSelector('#summary:not([hidden])');
       await popup.click('#details summary');
       await check(popup, 'popup with result');
+      await chooseView(popup, 'content');
+      await check(page, 'the reading panel of the content view', 'tex-view');
       const failing = await openWithPopup(browser, 'chrome://version/');
       await failing.popup.emulateMedia({ colorScheme: scheme });
       await check(failing.popup, 'popup with an error');
@@ -408,9 +429,8 @@ test('content and template views on every dev site: screenshots kept as artifact
         }
         const { reader } = await page.evaluate(pageLayerProbe);
         assert.ok(reader.widest >= 300 || reader.widest === 0, `${s.id}: content laid out in the column (${reader.widest} px)`);
-        const cover = await page.evaluate(readerCoverage);
-        assert.ok(cover.top <= 1 && cover.bottom >= cover.page - 1,
-          `${s.id}: the column spans the document (${cover.top}–${cover.bottom} of ${cover.page} px), no page layout below it`);
+        const { covered } = await page.evaluate(probePage);
+        assert.equal(covered, 1, `${s.id}: the reading panel covers the window`);
         await chooseView(popup, 'original');
       }
       await Promise.all([page.close(), popup.close()]);

@@ -11,10 +11,10 @@ import { after, before, describe, test } from 'node:test';
 
 import { serveSet } from '../../scripts/bench.mjs';
 import { launchFirefox } from './firefox.mjs';
-import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction } from './harness.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction, probePage } from './harness.mjs';
 import { serve } from './server.mjs';
 import {
-  axeViolationsIn, firefoxInLocale, largestBlankBand, pageLayerProbe, readerCoverage, serveHugePage, slowDemoSite, until,
+  axeViolationsIn, firefoxInLocale, largestBlankBand, pageLayerProbe, serveHugePage, slowDemoSite, until,
 } from './ui-harness.mjs';
 
 const SHOTS = join(ARTIFACTS, 'ui');
@@ -105,6 +105,9 @@ test('three-way view control: aria-pressed in the popup, the same state on the p
   const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
   await ff.switchTo(page);
   const before = await ff.execute(() => document.documentElement.outerHTML);
+  const where = () => [scrollX, scrollY];
+  const scrolled = await ff.execute(() => { scrollTo(0, 150); return [scrollX, scrollY]; });
+  assert.ok(scrolled[1] > 0, 'the key page is taller than the window');
   await ff.switchTo(popup);
   await ff.click('#extract');
   await ff.waitFor('#summary:not([hidden])');
@@ -115,7 +118,13 @@ test('three-way view control: aria-pressed in the popup, the same state on the p
     await ff.switchTo(page);
     const layer = await ff.execute(pageLayerProbe);
     assert.equal(layer.pressed[label], 'true', `the badge shows ${view}`);
-    if (view === 'content') assert.ok(layer.reader.widest >= 400, `content in a wide column (${layer.reader.widest} px)`);
+    if (view === 'content') {
+      assert.ok(layer.reader.widest >= 400, `content in a wide column (${layer.reader.widest} px)`);
+      // The panel lies over the page, which stays where the reader left it, and takes the keyboard.
+      assert.equal((await ff.execute(probePage)).covered, 1, 'the reading panel covers the window');
+      assert.deepEqual(await ff.execute(where), scrolled, 'the page under the panel keeps its place');
+      assert.ok(await ff.execute(() => document.activeElement === document.querySelector('tex-view')), 'the panel has the keyboard');
+    }
     await ff.screenshot(join(ARTIFACTS, 'ui', `firefox-page-${view}.png`));
   }
   await ff.switchTo(popup);
@@ -123,6 +132,7 @@ test('three-way view control: aria-pressed in the popup, the same state on the p
   await ff.waitFor('#view[data-view="original"]');
   await ff.switchTo(page);
   assert.equal(await ff.execute(pageLayerProbe), null, 'the original view draws nothing');
+  assert.deepEqual(await ff.execute(where), scrolled, 'the page is back where the reader left it');
   assert.ok((await ff.execute(() => document.documentElement.outerHTML)) === before, 'the page is exactly as before');
   await close(popup, page);
 });
@@ -164,7 +174,7 @@ test('shortcut / context-menu path: the background extracts, shows the content v
   await close(failing, page);
 });
 
-test('content and template views on every dev site, full page: the reading column covers the whole page', { skip: !existsSync(join(DEV_SET, 'index.json')) && `no dev set at ${DEV_SET}` }, async (t) => {
+test('content and template views on every dev site, the reading panel covers the window', { skip: !existsSync(join(DEV_SET, 'index.json')) && `no dev set at ${DEV_SET}` }, async (t) => {
   const served = await serveSet(DEV_SET);
   try {
     for (const s of served.sites) {
@@ -186,9 +196,8 @@ test('content and template views on every dev site, full page: the reading colum
           assert.ok(band < 450, `${s.id}: the template view leaves no blank hole half a screen high (${band} px)`);
         }
       }
-      const cover = await ff.execute(readerCoverage);
-      assert.ok(cover.top <= 1 && cover.bottom >= cover.page - 1,
-        `${s.id}: the column spans the document (${cover.top}–${cover.bottom} of ${cover.page} px), no page layout below it`);
+      const { covered } = await ff.execute(probePage);
+      assert.equal(covered, 1, `${s.id}: the reading panel covers the window`);
       const { reader } = await ff.execute(pageLayerProbe);
       assert.ok(reader.widest >= 300 || reader.widest === 0, `${s.id}: content laid out in the column (${reader.widest} px)`);
       await ff.switchTo(popup);

@@ -15,11 +15,11 @@ const require = createRequire(import.meta.url);
 /** axe-core's source, injected into the page under test. */
 export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Every axe rule that applies, best practices included; returns "rule: target" lines. */
-export async function axeViolationsIn(evaluate) {
+/** Every axe rule that applies, best practices included, in `within` (a selector) or the whole document; returns "rule: target" lines. */
+export async function axeViolationsIn(evaluate, within = null) {
   const result = await evaluate(`(async () => {
     if (!globalThis.axe) (0, eval)(${JSON.stringify(AXE_SOURCE)});
-    const r = await axe.run(document, { resultTypes: ['violations'] });
+    const r = await axe.run(${within === null ? 'document' : JSON.stringify(within)}, { resultTypes: ['violations'] });
     return JSON.stringify(r.violations.flatMap((v) => v.nodes.map((n) => v.id + ': ' + n.target.join(' '))));
   })()`);
   return JSON.parse(result);
@@ -132,18 +132,6 @@ export function pageLayerProbe() {
 export function serveHugePage() {
   const html = `<!doctype html><html><head><title>huge</title></head><body>${'<p>x</p>'.repeat(12_000)}</body></html>`;
   return serve(WWW, { routes: { '/huge.html': (req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html) } });
-}
-
-/**
- * Runs in the page: where the content view's reading column lies in the
- * document, and how long the document is. The column covers the page when
- * it starts at the top and the document ends with it (no page layout below).
- */
-export function readerCoverage() {
-  const panel = document.querySelector('tex-view')?.shadowRoot.querySelector('.reader');
-  if (!panel) return null;
-  const r = panel.getBoundingClientRect();
-  return { top: r.top + scrollY, bottom: r.bottom + scrollY, page: document.documentElement.scrollHeight, viewport: innerHeight };
 }
 
 /**
