@@ -30,6 +30,7 @@ freezeTests(test, assert, async (url) => {
     text: (selector) => popup.textContent(selector),
     toggle: (view) => toggle(popup, view),
     inPage: (fn, ...args) => page.evaluate(fn, ...args),
+    inPopup: (fn, ...args) => popup.evaluate(fn, ...args),
     close: () => Promise.all([page.close(), popup.close()]),
   };
 });

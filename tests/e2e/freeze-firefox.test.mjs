@@ -56,6 +56,7 @@ freezeTests(test, assert, async (url) => {
       await ff.switchTo(page);
       return ff.execute(fn, ...args);
     },
+    inPopup: (fn, ...args) => inPopup(() => ff.execute(fn, ...args)),
     async close() {
       await ff.closeTab(popup);
       await ff.closeTab(page);

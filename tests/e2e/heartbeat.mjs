@@ -1,6 +1,7 @@
 // A heartbeat in the page under test: a timer ticking every 50 ms, whose
 // longest gap is how long the tab was frozen (issue 24: no freeze over
-// 200 ms). Both functions run in the page (page.evaluate, ff.execute).
+// 200 ms), and Cancel's latency on the popup's own clock. Every function
+// runs in the browser (page.evaluate, ff.execute).
 
 /** Starts the heartbeat; gaps over 100 ms are kept with when they ended (ms since start). */
 export function startHeartbeat() {
@@ -20,4 +21,29 @@ export function startHeartbeat() {
 export function heartbeat() {
   const { longest, long } = window.texHeartbeat;
   return { longest: Math.round(longest), long };
+}
+
+/**
+ * Runs in the popup: notes when Cancel is clicked and when the error sentence is next drawn, on the
+ * popup's own clock, so the latency leaves out the harness's round trips. The times are kept on the
+ * popup's root element (a WebDriver script's globals do not outlive it in Firefox).
+ */
+export function watchCancel() {
+  const times = document.documentElement.dataset;
+  document.addEventListener('click', (e) => {
+    if (e.target.closest?.('#cancel')) times.cancelClicked = performance.now();
+  }, { capture: true });
+  const error = document.getElementById('error');
+  const observer = new MutationObserver(() => {
+    if (error.hidden) return;
+    observer.disconnect();
+    requestAnimationFrame(() => { times.cancelShown = performance.now(); });
+  });
+  observer.observe(error, { attributes: true, attributeFilter: ['hidden'] });
+}
+
+/** Runs in the popup: milliseconds from the click on Cancel to the sentence drawn (see `watchCancel`). */
+export function cancelLatency() {
+  const { cancelClicked, cancelShown } = document.documentElement.dataset;
+  return Number(cancelShown) - Number(cancelClicked);
 }

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { serveSet } from '../../scripts/bench.mjs';
 import { launchChromium, openWithPopup } from './chromium.mjs';
 import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction, probePage } from './harness.mjs';
-import { heartbeat, startHeartbeat } from './heartbeat.mjs';
+import { cancelLatency, heartbeat, startHeartbeat, watchCancel } from './heartbeat.mjs';
 import { recordingServer } from './safety.mjs';
 import { serve } from './server.mjs';
 import {
@@ -129,14 +129,17 @@ test('Cancel during the parse of deep linked pages takes effect at once (heartbe
     // Cancel once the first deep page has been read: its parse is under way.
     await until(() => server.fetched().length > 0, 30_000);
     await new Promise((resolve) => setTimeout(resolve, 150));
+    await popup.evaluate(watchCancel);
     const t0 = Date.now();
     await popup.click('#cancel');
     await popup.waitForSelector('#error:not([hidden])');
     const latency = Date.now() - t0;
+    const inPopup = Math.round(await popup.evaluate(cancelLatency));
     const { longest, long } = await page.evaluate(heartbeat);
-    t.diagnostic(`Cancel took ${latency} ms, longest heartbeat gap ${longest} ms; gaps over 100 ms [ended at, gap]: ${JSON.stringify(long)}`);
+    t.diagnostic(`Cancel took ${inPopup} ms from the click to the sentence drawn in the popup (${latency} ms with the harness's round trips), `
+      + `longest heartbeat gap ${longest} ms; gaps over 100 ms [ended at, gap]: ${JSON.stringify(long)}`);
     assert.equal((await popupState(popup)).error, 'The extraction was cancelled.');
-    assert.ok(latency < 1_500, `Cancel took ${latency} ms (before the bound: 42 s)`);
+    assert.ok(inPopup < 1_500, `Cancel took ${inPopup} ms (before the bound: 42 s)`);
   } finally {
     await Promise.all([page.close(), popup.close()]);
     await server.close();
