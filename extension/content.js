@@ -46,9 +46,16 @@ if (!globalThis.texCore) {
     tell();
   };
 
-  /** The whole report, with the template's node paths, which only readers of the whole report need. */
+  /**
+   * The whole report, with the template's node paths, which only readers of the whole report need; past
+   * their byte budget (a page deep and wide) the rest are counted in `template_paths_omitted`.
+   */
   function fullReport() {
-    if (report && !report.template_paths) report.template_paths = core.template_paths();
+    if (report && !report.template_paths) {
+      const { paths, omitted } = core.template_paths();
+      report.template_paths = paths;
+      report.template_paths_omitted = omitted;
+    }
     return report;
   }
 

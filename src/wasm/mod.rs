@@ -24,6 +24,7 @@ use web_sys::{Document, Element};
 use crate::config::Config;
 use crate::dom::Tree;
 use crate::error::{ExtractError, LoadError};
+use crate::extract::{template_paths_within, MAX_REPORT_PATH_BYTES};
 use crate::hyperlink::page_links;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::score::{disagreement, has_gold, macro_average, score, Score};
@@ -274,10 +275,19 @@ fn with_last<T>(f: impl FnOnce(&Document, &mut Extracted) -> Result<T, JsValue>)
 }
 
 /// The readable paths of the current result's template nodes (for the
-/// whole report: a path per node is too much to build on every click).
+/// whole report: a path per node is too much to build on every click), at
+/// most [`MAX_REPORT_PATH_BYTES`] of them: `{paths, omitted}`.
 #[wasm_bindgen]
-pub fn template_paths() -> Result<Vec<String>, JsValue> {
-    with_last(|_, l| Ok(crate::extract::template_paths(&l.page.tree, &l.template)))
+pub fn template_paths() -> Result<JsValue, JsValue> {
+    #[derive(Serialize)]
+    struct Paths {
+        paths: Vec<String>,
+        omitted: usize,
+    }
+    with_last(|_, l| {
+        let (paths, omitted) = template_paths_within(&l.page.tree, &l.template, MAX_REPORT_PATH_BYTES);
+        json_to_js(&Paths { paths, omitted })
+    })
 }
 
 /// Shows `name` (`original`, `template` or `content`); resolves to the view

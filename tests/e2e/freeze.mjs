@@ -76,9 +76,14 @@ export function freezeTests(test, assert, open) {
         const error = run.out;
         const report = await s.report();
         t.diagnostic(`extract took ${run.took} ms, longest heartbeat gap ${run.longest} ms; gaps over 100 ms [ended at, gap]: ${JSON.stringify(run.long)}`);
-        t.diagnostic(`${report?.total_nodes} nodes, ${report?.template_nodes} template; key snapshot ${round(report?.key_snapshot_ms)} ms; timings ${JSON.stringify(report?.timings, (k, v) => round(v))}`);
+        t.diagnostic(`${report?.total_nodes} nodes, ${report?.template_nodes} template, ${report?.template_paths?.length} paths in the report and ${report?.template_paths_omitted} left out; key snapshot ${round(report?.key_snapshot_ms)} ms; timings ${JSON.stringify(report?.timings, (k, v) => round(v))}`);
         assert.equal(error, null);
         assert.ok(report.total_nodes > 100_000, 'the whole key page was read');
+        // A path per template node is nodes times depth: 200 MB on the deep page, which crashed
+        // Firefox's content process when the report crossed to the popup.
+        const pathBytes = report.template_paths.reduce((sum, p) => sum + p.length, 0);
+        assert.ok(pathBytes <= 16 << 20, `the report holds ${pathBytes} bytes of paths`);
+        assert.ok(report.template_paths.length + report.template_paths_omitted >= report.template_nodes, 'every template node has its path or is counted');
         assert.ok(run.took < TOOK_MS, `extract took ${run.took} ms`);
         assert.ok(run.longest < GAP_MS, `the tab froze for ${run.longest} ms during the extraction`);
         for (const view of ['template', 'content', 'original']) {
