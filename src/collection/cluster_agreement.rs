@@ -18,7 +18,7 @@
 
 use crate::config::Config;
 use crate::dom::Tree;
-use crate::template_memory::{PreparedCluster, ServedPage};
+use crate::template_memory::{node_paths, PreparedCluster, ServedPage};
 use crate::text_recurrence::lists;
 
 /// Among the nodes the page's own template `own` leaves out, those onto
@@ -87,15 +87,22 @@ impl Votes {
     pub fn majority(&self) -> Vec<bool> {
         self.votes.iter().map(|&v| 2 * v > self.representatives).collect()
     }
+}
 
-    /// Whether the skeletons agree on the page: no node is mapped by some
-    /// of them but not by a majority, so the union is the majority. Where
-    /// they disagree, a representative saw something recur in its
-    /// neighbourhood that most did not (a mini-cart, a namespace's tabs),
-    /// and only the page's own neighbours can say which holds here.
-    pub fn agree(&self) -> bool {
-        self.votes.iter().all(|&v| v == 0 || 2 * v > self.representatives)
-    }
+/// Whether the page shows a part of its frame no representative's page
+/// had: an element the skeletons leave out, directly under an element they
+/// map, whose root-to-element path of tags none of the representatives'
+/// layouts (`seen`) holds. The skeletons cannot know such a part (an
+/// article's tabs the representatives' talk pages lack); only the page's
+/// own neighbours can say whether it recurs. A part that is new deeper in
+/// the content (a table in one article) says nothing of the template.
+pub fn unseen_frame(tree: &Tree, union: &[bool], seen: &[&[u64]]) -> bool {
+    let paths = node_paths(tree);
+    tree.nodes().any(|(id, n)| {
+        n.parent.is_some_and(|p| union[p.index()])
+            && !union[id.index()]
+            && !seen.iter().any(|l| l.binary_search(&paths[id.index()]).is_ok())
+    })
 }
 
 /// The page's own template with what the majority adds, except inside a

@@ -16,7 +16,7 @@ use crate::html::parse;
 use crate::page_source::{LoadedPage, PageSource};
 use crate::template_memory::{Cluster, PreparedCluster};
 
-use super::cluster_agreement::{joined, majority, votes};
+use super::cluster_agreement::{joined, majority, unseen_frame, votes};
 use super::layout_groups::{group_by_layout, representatives};
 use super::page_content::{page_content, rendered_content, PageContent};
 use super::page_store::{PageBody, PageStore};
@@ -51,9 +51,10 @@ pub enum Serving {
     /// majority of the representatives' skeletons map onto.
     #[default]
     Compared,
-    /// Every skeleton mapped onto the page first: where they agree (no node
-    /// mapped by some but not by a majority) the page is served their
-    /// union with zero loads, elsewhere compared as with `Compared`.
+    /// Every skeleton mapped onto the page first (as with `Fast`): a page
+    /// whose frame the representatives' pages all showed is served their
+    /// union with zero loads; a page with a part of its frame none of them
+    /// had (see [`unseen_frame`]) is compared as with `Compared`.
     Selective,
     /// Every page served the union of the skeletons, zero loads: faster,
     /// less accurate.
@@ -262,7 +263,7 @@ fn page_template(
 ) -> PageTemplate {
     let page = &store.pages()[i];
     let none = |tree: &Tree| vec![false; tree.len()];
-    let (id, representative, learnt) = match group {
+    let (id, representative, learnt, learnt_from) = match group {
         GroupTemplate::Small => {
             let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted);
             let template = own.unwrap_or_else(|| none(&tree));
@@ -273,7 +274,9 @@ fn page_template(
             let template = none(&tree);
             return PageTemplate { cluster: Some(*id), status: PageStatus::NoTemplate, tree, template, own_loads: 0 };
         }
-        GroupTemplate::Learnt { id, representative, template, .. } => (*id, *representative, template),
+        GroupTemplate::Learnt { id, representative, template, clusters: learnt_from } => {
+            (*id, *representative, template, learnt_from)
+        }
     };
     let done =
         |status, tree, template, own_loads| PageTemplate { cluster: Some(id), status, tree, template, own_loads };
@@ -312,16 +315,18 @@ fn page_template(
         Serving::Selective => {
             let tree = page.tree.unpack();
             let votes = votes(cfg, clusters, &tree);
+            let union = votes.union();
+            let seen: Vec<&[u64]> = learnt_from.iter().map(|c| c.layout.as_slice()).collect();
             // A representative's own extraction is already made: it costs nothing to use.
-            if votes.agree() && !extracted.contains_key(&i) {
-                return done(PageStatus::Served, tree, votes.union(), 0);
+            if !unseen_frame(&tree, &union, &seen) && !extracted.contains_key(&i) {
+                return done(PageStatus::Served, tree, union, 0);
             }
             match own_extraction(cfg, store, i, extracted) {
                 (Some(own), own_loads, _) => {
                     let template = joined(&tree, &own, votes.majority());
                     done(PageStatus::Compared, tree, template, own_loads)
                 }
-                (None, own_loads, _) => done(PageStatus::Served, tree, votes.union(), own_loads),
+                (None, own_loads, _) => done(PageStatus::Served, tree, union, own_loads),
             }
         }
     }
@@ -379,19 +384,21 @@ mod tests {
     use super::*;
     use crate::collection::page_admission::admit;
 
+    /// Article `n` of the small site: its words differ, not only its
+    /// numbers (numbers read as one shape).
+    fn article(n: usize) -> String {
+        let name = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"][n];
+        let links: String = (1..=5).map(|m| format!("<li><a href=/a{m}.html>Article {m}</a></li>")).collect();
+        format!(
+            "<html><body><header class=top><a href=/about.html>About</a></header><nav><ul>{links}</ul></nav>\
+             <main><h1>Article about {name}</h1><p>{}</p></main><footer><p>Site footer text</p></footer></body></html>",
+            format!("words of the {name} article ").repeat(n + 3)
+        )
+    }
+
     /// A small site: five articles of one layout linking to each other and
     /// to an about page of another layout.
     fn site() -> SiteInput {
-        // Articles differ in words, not only in numbers (numbers read as one shape).
-        let article = |n: usize| {
-            let name = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"][n];
-            let links: String = (1..=5).map(|m| format!("<li><a href=/a{m}.html>Article {m}</a></li>")).collect();
-            format!(
-                "<html><body><header class=top><a href=/about.html>About</a></header><nav><ul>{links}</ul></nav>\
-                 <main><h1>Article about {name}</h1><p>{}</p></main><footer><p>Site footer text</p></footer></body></html>",
-                format!("words of the {name} article ").repeat(n + 3)
-            )
-        };
         let mut store = PageStore::new();
         let mut add = |path: &str, html: String| {
             let a = admit(html.as_bytes(), None, 10_000).unwrap();
@@ -465,43 +472,40 @@ mod tests {
     }
 
     #[test]
-    fn selective_serves_a_page_its_skeletons_agree_on_and_compares_one_they_disagree_on() {
+    fn selective_serves_a_page_whose_frame_the_representatives_saw_and_compares_one_with_an_unseen_part() {
         let cfg = Config::default();
         let mut store = site().store;
         store.sort();
-        let tree = store.pages()[0].tree.unpack();
-        // A representative's template: html, body and the listed sections with all below them.
-        let learnt = |sections: &[&str]| {
+        let url = store.pages()[0].url.clone();
+        // A representative's template: html, body and the header, nav and footer with all below them.
+        let learnt = |html: &str| {
+            let tree = crate::html::snapshot(&parse(html)).unwrap();
             let flags: Vec<bool> = tree
                 .nodes()
                 .map(|(id, _)| {
                     let top = std::iter::successors(Some(id), |&n| tree.node(n).parent)
-                        .find(|&n| tree.node(n).depth <= 2)
+                        .find(|&n| tree.node(n).depth <= 3)
                         .unwrap();
-                    tree.node(id).depth < 2 || sections.contains(&&*tree.node(top).tag)
+                    tree.node(id).depth < 3 || ["header", "nav", "footer"].contains(&&*tree.node(top).tag)
                 })
                 .collect();
-            Cluster::learn(&cfg, &store.pages()[0].url, &tree, &flags)
-        };
-        let group = |clusters: Vec<Cluster>| GroupTemplate::Learnt {
-            id: 0,
-            clusters,
-            representative: 0,
-            template: vec![false; tree.len()],
+            Cluster::learn(&cfg, &url, &tree, &flags)
         };
         let opts = CollectOptions { serving: Serving::Selective, ..CollectOptions::default() };
-        let serve = |clusters: &[Cluster]| {
+        let serve = |clusters: Vec<Cluster>| {
             let prepared: Vec<(PreparedCluster, usize)> = clusters.iter().map(|c| (c.prepare().unwrap(), 1)).collect();
-            let p = page_template(&cfg, &opts, &store, 2, &group(clusters.to_vec()), &prepared, &mut HashMap::new());
-            let footer = p.tree.nodes().find(|(_, n)| &*n.tag == "footer").unwrap().0.index();
-            (p.status, p.own_loads, p.template[footer])
+            let group =
+                GroupTemplate::Learnt { id: 0, clusters: clusters.clone(), representative: 0, template: vec![] };
+            let p = page_template(&cfg, &opts, &store, 2, &group, &prepared, &mut HashMap::new());
+
+            (p.status, p.own_loads)
         };
-        let agreeing = [learnt(&["header", "nav", "footer"]), learnt(&["header", "nav", "footer"])];
-        assert_eq!(serve(&agreeing), (PageStatus::Served, 0, true), "no loads where the skeletons agree");
-        let disagreeing =
-            [learnt(&["header", "nav"]), learnt(&["header", "nav"]), learnt(&["header", "nav", "footer"])];
-        let (status, loads, _) = serve(&disagreeing);
-        assert_eq!(status, PageStatus::Compared, "one skeleton alone maps the footer");
+        let (status, loads) = serve(vec![learnt(&article(1)); 2]);
+        assert_eq!((status, loads), (PageStatus::Served, 0), "every part of the frame was seen: no loads");
+        // The representatives' pages had no header: the page's is a part of its frame they never saw.
+        let bare = article(1).replace("<header class=top><a href=/about.html>About</a></header>", "");
+        let (status, loads) = serve(vec![learnt(&bare); 2]);
+        assert_eq!(status, PageStatus::Compared, "a part of the frame no representative had");
         assert!(loads > 0, "the page is compared with its own linked pages");
     }
 
