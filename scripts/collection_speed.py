@@ -6,7 +6,8 @@ site, the growth exponent in pages per site (generated sites of 1,000 to
 host-sorted JSONL stream (`--sorted`).
 
 Each tex run is measured as `tex collect` runs by default (every page
-compared with its own neighbours too) and, where said, with `--fast`.
+compared with its own neighbours too) and, where said, with `--fast` or
+`--selective`.
 
 Usage: collection_speed.py TEX_BINARY SET_DIR WORK_DIR
 """
@@ -111,6 +112,8 @@ def main():
     report("dev set, 1 job", len(files), size, wall, cpu, rss, traf)
     wall, cpu, rss = run_tex(tex, ["--fast", "--jobs", "1", *folders])
     report("dev set, 1 job, --fast", len(files), size, wall, cpu, rss, traf)
+    wall, cpu, rss = run_tex(tex, ["--selective", "--jobs", "1", *folders])
+    report("dev set, 1 job, --selective", len(files), size, wall, cpu, rss, traf)
     wall, cpu, rss = run_tex(tex, ["--jobs", str(CORES), *folders])
     report(f"dev set, {CORES} jobs", len(files), size, wall, cpu, rss)
 
@@ -128,6 +131,8 @@ def main():
         if traf is not None:
             wall, cpu, rss = run_tex(tex, ["--fast", "--jobs", "1", str(root)])
             report(f"generated site, {n} pages, --fast", len(gen_files), gen_size, wall, cpu, rss, traf)
+            wall, cpu, rss = run_tex(tex, ["--selective", "--jobs", "1", str(root)])
+            report(f"generated site, {n} pages, --selective", len(gen_files), gen_size, wall, cpu, rss, traf)
     exponent = math.log(times[10000] / times[1000]) / math.log(10)
     print(f"growth exponent in pages per site (CPU time, 1,000 to 10,000 pages): {exponent:.2f}")
 

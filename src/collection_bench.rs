@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::bench::{read_set, run_site, SiteInfo};
 use crate::collection::page_admission::admit;
 use crate::collection::page_content::own_texts;
-use crate::collection::site_collection::{collect_site, CollectOptions, PageStatus};
+use crate::collection::site_collection::{collect_site, CollectOptions, PageStatus, Serving};
 use crate::collection_input::Input;
 use crate::collection_run::site_input;
 use crate::config::Config;
@@ -56,6 +56,10 @@ pub struct SiteAccuracy {
     pub collection: Accuracy,
     /// The collection mode with `fast` (templates served with zero loads).
     pub fast: Accuracy,
+    /// The collection mode with `selective` (compared only where the
+    /// skeletons disagree), and the share of its cluster pages compared.
+    pub selective: Accuracy,
+    pub selective_compared: f64,
     pub key_page: Accuracy,
     pub frequency: Accuracy,
     /// Page-level extractors by name.
@@ -86,6 +90,8 @@ fn run_one(
         cluster_pages: 0,
         collection: Accuracy::default(),
         fast: Accuracy::default(),
+        selective: Accuracy::default(),
+        selective_compared: 0.0,
         key_page: Accuracy { template_f1: key_page.score.f1, content_f1: content_f1(&key_page.score) },
         frequency: Accuracy::default(),
         peers: BTreeMap::new(),
@@ -108,13 +114,21 @@ fn run_one(
         })
         .collect();
     let key_path = format!("/{}", site.key.trim_start_matches('/'));
-    let fast = CollectOptions { fast: true, ..*opts };
-    let mut fast_template = None;
-    collect_site(cfg, &fast, site_input(site.id.clone(), records.clone(), cfg.max_nodes), |p| {
-        if p.url.path() == key_path {
-            fast_template = Some(p.template.to_vec());
-        }
-    });
+    // The key page's template with another serving, and the share of the pages served or compared that were compared.
+    let served_as = |serving| {
+        let (mut template, mut compared, mut served) = (None, 0, 0);
+        let opts = CollectOptions { serving, ..*opts };
+        collect_site(cfg, &opts, site_input(site.id.clone(), records.clone(), cfg.max_nodes), |p| {
+            compared += usize::from(p.status == PageStatus::Compared);
+            served += usize::from(p.status == PageStatus::Served);
+            if p.url.path() == key_path {
+                template = Some(p.template.to_vec());
+            }
+        });
+        (template, compared as f64 / (compared + served).max(1) as f64)
+    };
+    let (fast_template, _) = served_as(Serving::Fast);
+    let (selective_template, selective_compared) = served_as(Serving::Selective);
     let input = site_input(site.id.clone(), records, cfg.max_nodes);
     let mut document_frequency: HashMap<String, usize> = HashMap::new();
     let mut key = None;
@@ -136,6 +150,8 @@ fn run_one(
     r.cluster_pages = cluster.map_or(1, |c| summary.clusters[c].pages);
     r.collection = Accuracy::of(&tree, &template);
     r.fast = fast_template.map_or_else(Accuracy::default, |t| Accuracy::of(&tree, &t));
+    r.selective = selective_template.map_or_else(Accuracy::default, |t| Accuracy::of(&tree, &t));
+    r.selective_compared = selective_compared;
     let half = summary.pages.div_ceil(2).max(2);
     r.frequency = Accuracy::of(&tree, &text_template(&tree, &texts, |t| document_frequency[t] < half));
     for (name, extracted) in peers.into_iter().flatten() {
@@ -170,7 +186,7 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         None => PeerTexts::new(),
     };
     let cfg = Config::default();
-    let results = run(set, &cfg, &CollectOptions { min_cluster, fast: false }, &peers)?;
+    let results = run(set, &cfg, &CollectOptions { min_cluster, serving: Serving::Compared }, &peers)?;
     let names: Vec<String> = results
         .iter()
         .flat_map(|r| r.peers.keys().cloned())
@@ -179,15 +195,15 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         .collect();
     let pct = |v: f64| format!("{:6.2}", 100.0 * v);
     print!(
-        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {:>13}",
-        "site", "pages", "cluster", "key page is", "collection", "fast", "key-page", "frequency"
+        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>19} {:>13} {:>13}",
+        "site", "pages", "cluster", "key page is", "collection", "fast", "selective", "key-page", "frequency"
     );
     for n in &names {
         print!(" {:>13}", n.chars().take(13).collect::<String>());
     }
     println!(
-        "\n{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {:>13}",
-        "", "", "", "", "tmpl / cont", "tmpl / cont", "tmpl / cont", "tmpl / cont"
+        "\n{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>19} {:>13} {:>13}",
+        "", "", "", "", "tmpl / cont", "tmpl / cont", "tmpl / cont / cmp%", "tmpl / cont", "tmpl / cont"
     );
     let cell = |a: &Accuracy| format!("{} {}", pct(a.template_f1), pct(a.content_f1));
     for r in &results {
@@ -196,13 +212,15 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         }
         let status = r.status.map_or("-".to_string(), |s| format!("{s:?}").to_lowercase());
         print!(
-            "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {:>13}",
+            "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {} {:>13} {:>13}",
             r.site,
             r.pages,
             r.cluster_pages,
             status,
             cell(&r.collection),
             cell(&r.fast),
+            cell(&r.selective),
+            pct(r.selective_compared),
             cell(&r.key_page),
             cell(&r.frequency)
         );
@@ -216,14 +234,17 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         let (t, c) = results.iter().map(f).fold((0.0, 0.0), |(t, c), a| (t + a.template_f1, c + a.content_f1));
         Accuracy { template_f1: t / n, content_f1: c / n }
     };
+    let compared = results.iter().map(|r| r.selective_compared).sum::<f64>() / n;
     print!(
-        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {:>13}",
+        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {} {:>13} {:>13}",
         "macro avg",
         "",
         "",
         "",
         cell(&mean(&|r| r.collection)),
         cell(&mean(&|r| r.fast)),
+        cell(&mean(&|r| r.selective)),
+        pct(compared),
         cell(&mean(&|r| r.key_page)),
         cell(&mean(&|r| r.frequency))
     );

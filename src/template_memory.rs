@@ -165,13 +165,19 @@ pub fn config_fingerprint(cfg: &Config) -> u64 {
 /// The layout signature of a page: the sorted hashes of its distinct
 /// root-to-element tag paths.
 pub fn layout_signature(tree: &Tree) -> Vec<u64> {
+    let mut path = node_paths(tree);
+    path.sort_unstable();
+    path.dedup();
+    path
+}
+
+/// Each node's root-to-element path of tags, hashed (a layout signature's elements).
+pub fn node_paths(tree: &Tree) -> Vec<u64> {
     let mut path = vec![0u64; tree.len()];
     for (id, node) in tree.nodes() {
         let base = node.parent.map_or(0xcbf2_9ce4_8422_2325, |p| path[p.index()]);
         path[id.index()] = (base ^ name_hash(&node.tag)).wrapping_mul(0x0100_0000_01b3);
     }
-    path.sort_unstable();
-    path.dedup();
     path
 }
 

@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use template_extractor::collection::rejection::{Rejection, Rejections};
-use template_extractor::collection::site_collection::{collect_site as collect, CollectOptions};
+use template_extractor::collection::site_collection::{collect_site as collect, CollectOptions, Serving};
 use template_extractor::collection_input::{Input, Record};
 use template_extractor::collection_run::{site_input, PageLine};
 use template_extractor::config::{Config, PRESETS};
@@ -57,7 +57,7 @@ fn collect_site<'py>(
         let mut input = site_input(site.clone(), records, cfg.max_nodes);
         (0..rejected_urls).for_each(|_| input.rejected.add(Rejection::BadUrl));
         let mut lines = Vec::new();
-        let summary = collect(&cfg, &CollectOptions { min_cluster, fast }, input, |p| {
+        let summary = collect(&cfg, &CollectOptions { min_cluster, serving: if fast { Serving::Fast } else { Serving::Compared } }, input, |p| {
             lines.push(serde_json::to_string(&PageLine::new(&site, p, markdown)).expect("line serialises"))
         });
         (lines, summary)

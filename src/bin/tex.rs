@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use template_extractor::bench::{everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
-use template_extractor::collection::site_collection::CollectOptions;
+use template_extractor::collection::site_collection::{CollectOptions, Serving};
 use template_extractor::config::{Config, PRESETS};
 use template_extractor::dom::Tree;
 use template_extractor::error::ExtractError;
@@ -129,8 +129,11 @@ enum Command {
         #[arg(long)]
         markdown: bool,
         /// Serve a cluster's pages from its representatives' templates alone, with zero loads: faster, less accurate.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "selective")]
         fast: bool,
+        /// Compare a page with its own linked pages only where its cluster's representatives' templates disagree on it; serve the rest with zero loads.
+        #[arg(long)]
+        selective: bool,
     },
     /// Score the collection mode on a benchmark set: each site's folder as
     /// a collection, its key page's template beside the key-page method, a
@@ -148,6 +151,15 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+}
+
+/// The serving `tex collect`'s flags ask for (clap keeps them apart).
+fn serving(fast: bool, selective: bool) -> Serving {
+    match (fast, selective) {
+        (true, _) => Serving::Fast,
+        (_, true) => Serving::Selective,
+        _ => Serving::Compared,
+    }
 }
 
 fn load_config(preset: &str, file: Option<&PathBuf>) -> Result<Config, String> {
@@ -601,13 +613,14 @@ fn main() -> ExitCode {
             progress,
             markdown,
             fast,
+            selective,
         } => load_config(&preset, config.as_ref()).and_then(|config| {
             collection_run::command(collection_run::CommandArgs {
                 inputs,
                 out,
                 summary,
                 config,
-                collect: CollectOptions { min_cluster, fast },
+                collect: CollectOptions { min_cluster, serving: serving(fast, selective) },
                 jobs,
                 sorted,
                 progress,

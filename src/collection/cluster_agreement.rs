@@ -18,7 +18,7 @@
 
 use crate::config::Config;
 use crate::dom::Tree;
-use crate::template_memory::{PreparedCluster, ServedPage};
+use crate::template_memory::{node_paths, PreparedCluster, ServedPage};
 use crate::text_recurrence::lists;
 
 /// Among the nodes the page's own template `own` leaves out, those onto
@@ -32,14 +32,34 @@ use crate::text_recurrence::lists;
 /// one, the remaining skeletons are not mapped. The heaviest go first.
 pub fn majority(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree, own: &[bool]) -> Vec<bool> {
     let representatives: usize = clusters.iter().map(|(_, n)| n).sum();
+    let open = |v: &usize, left: usize| 2 * v <= representatives && 2 * (v + left) > representatives;
+    let votes = tally(cfg, clusters, tree, |votes, left| votes.iter().zip(own).any(|(v, &o)| !o && open(v, left)));
+    Votes { votes, representatives }.majority()
+}
+
+/// How many representatives' skeletons map onto each node of the page,
+/// every skeleton mapped (as a page served with `fast` needs them all).
+pub fn votes(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree) -> Votes {
+    let representatives = clusters.iter().map(|(_, n)| n).sum();
+    Votes { votes: tally(cfg, clusters, tree, |_, _| true), representatives }
+}
+
+/// Each skeleton mapped onto the page, heaviest first, its votes weighted
+/// by the representatives that learnt it, while `go_on(votes, left)` says
+/// the votes still to come (`left` of them) can change what is wanted.
+fn tally(
+    cfg: &Config,
+    clusters: &[(PreparedCluster, usize)],
+    tree: &Tree,
+    go_on: impl Fn(&[usize], usize) -> bool,
+) -> Vec<usize> {
     let mut order: Vec<&(PreparedCluster, usize)> = clusters.iter().collect();
     order.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     let mut votes = vec![0usize; tree.len()];
-    let mut left = representatives;
+    let mut left: usize = clusters.iter().map(|(_, n)| n).sum();
     let page = &mut ServedPage::new(tree);
     for (c, learnt_by) in order {
-        let open = |v: &usize| 2 * v <= representatives && 2 * (v + left) > representatives;
-        if !votes.iter().zip(own).any(|(v, &o)| !o && open(v)) {
+        if !go_on(&votes, left) {
             break;
         }
         for (v, mapped) in votes.iter_mut().zip(c.serve(cfg, page)) {
@@ -47,7 +67,42 @@ pub fn majority(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree
         }
         left -= learnt_by;
     }
-    votes.into_iter().map(|v| 2 * v > representatives).collect()
+    votes
+}
+
+/// The representatives' votes on each node of one page.
+pub struct Votes {
+    votes: Vec<usize>,
+    representatives: usize,
+}
+
+impl Votes {
+    /// Every node some skeleton maps onto (each mapping is top-down closed,
+    /// so their union is too).
+    pub fn union(&self) -> Vec<bool> {
+        self.votes.iter().map(|&v| v > 0).collect()
+    }
+
+    /// Every node the skeletons of more than half of the representatives map onto.
+    pub fn majority(&self) -> Vec<bool> {
+        self.votes.iter().map(|&v| 2 * v > self.representatives).collect()
+    }
+}
+
+/// Whether the page shows a part of its frame no representative's page
+/// had: an element the skeletons leave out, directly under an element they
+/// map, whose root-to-element path of tags none of the representatives'
+/// layouts (`seen`) holds. The skeletons cannot know such a part (an
+/// article's tabs the representatives' talk pages lack); only the page's
+/// own neighbours can say whether it recurs. A part that is new deeper in
+/// the content (a table in one article) says nothing of the template.
+pub fn unseen_frame(tree: &Tree, union: &[bool], seen: &[&[u64]]) -> bool {
+    let paths = node_paths(tree);
+    tree.nodes().any(|(id, n)| {
+        n.parent.is_some_and(|p| union[p.index()])
+            && !union[id.index()]
+            && !seen.iter().any(|l| l.binary_search(&paths[id.index()]).is_ok())
+    })
 }
 
 /// The page's own template with what the majority adds, except inside a

@@ -10,7 +10,9 @@
 //! other page of the group is compared with its own linked pages of the
 //! store and gets what most representatives' skeletons map onto added
 //! ([`cluster_agreement`]); with `fast`, the skeletons alone serve it with
-//! zero loads, as a memory recall does. Nothing here reads files: the glue
+//! zero loads, as a memory recall does; with `selective`, they serve it
+//! unless its frame shows a part none of the representatives' pages had,
+//! and only such a page is compared. Nothing here reads files: the glue
 //! hands pages in as bytes.
 
 pub mod cluster_agreement;

@@ -14,9 +14,9 @@ use crate::dom::Tree;
 use crate::extract::extract;
 use crate::html::parse;
 use crate::page_source::{LoadedPage, PageSource};
-use crate::template_memory::{Cluster, PreparedCluster, ServedPage};
+use crate::template_memory::{Cluster, PreparedCluster};
 
-use super::cluster_agreement::{joined, majority};
+use super::cluster_agreement::{joined, majority, unseen_frame, votes};
 use super::layout_groups::{group_by_layout, representatives};
 use super::page_content::{page_content, rendered_content, PageContent};
 use super::page_store::{PageBody, PageStore};
@@ -33,16 +33,32 @@ pub struct CollectOptions {
     /// Fewest pages of one layout that form a cluster; pages of smaller
     /// groups are reported as unclustered.
     pub min_cluster: usize,
-    /// Serve a cluster's pages from its representatives' templates alone,
-    /// with zero loads, instead of comparing each page with its own linked
-    /// pages too: faster, less accurate (see docs/collection.md).
-    pub fast: bool,
+    /// How a cluster's other pages get their template.
+    pub serving: Serving,
 }
 
 impl Default for CollectOptions {
     fn default() -> Self {
-        Self { min_cluster: 2, fast: false }
+        Self { min_cluster: 2, serving: Serving::default() }
     }
+}
+
+/// How a cluster's pages other than its first representative get their
+/// template (see docs/collection.md for what each costs and scores).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Serving {
+    /// Each page compared with its own linked pages, joined with what a
+    /// majority of the representatives' skeletons map onto.
+    #[default]
+    Compared,
+    /// Every skeleton mapped onto the page first (as with `Fast`): a page
+    /// whose frame the representatives' pages all showed is served their
+    /// union with zero loads; a page with a part of its frame none of them
+    /// had (see [`unseen_frame`]) is compared as with `Compared`.
+    Selective,
+    /// Every page served the union of the skeletons, zero loads: faster,
+    /// less accurate.
+    Fast,
 }
 
 /// How a page got (or did not get) its template.
@@ -190,57 +206,9 @@ pub fn collect_site(
         })
         .collect();
     for (i, page) in store.pages().iter().enumerate() {
-        let fits =
-            |clusters: &[(PreparedCluster, usize)]| clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0);
-        let wants_own = match &learnt[group_of[i]] {
-            GroupTemplate::Small => true,
-            GroupTemplate::Failed(_) => false,
-            GroupTemplate::Learnt { representative, .. } => {
-                *representative != i && (!opts.fast || !fits(&prepared[group_of[i]]))
-            }
-        };
-        // The page's own extraction runs first where its status needs one:
-        // the tree it loaded for the page is the page's tree below, which
-        // saves unpacking it again.
-        let (own, own_loads, loaded) = if !wants_own {
-            (None, 0, None)
-        } else if let Some((template, loads)) = extracted.remove(&i) {
-            (template, loads, None)
-        } else {
-            let (key, result) = extract_page(cfg, store, i);
-            match result {
-                Ok((template, loads)) => (Some(template), loads, key),
-                Err((_, loads)) => (None, loads, key),
-            }
-        };
-        let tree = &loaded.map_or_else(|| page.tree.unpack(), |key| key.tree);
-        let (cluster, status, template) = match &learnt[group_of[i]] {
-            GroupTemplate::Small => (None, PageStatus::Unclustered, own.unwrap_or_else(|| vec![false; tree.len()])),
-            GroupTemplate::Failed(id) => (Some(*id), PageStatus::NoTemplate, vec![false; tree.len()]),
-            GroupTemplate::Learnt { id, representative, template: learnt, .. } => {
-                let clusters = &prepared[group_of[i]];
-                let (status, template) = if *representative == i {
-                    let template = if opts.fast {
-                        learnt.clone()
-                    } else {
-                        joined(tree, learnt, majority(cfg, clusters, tree, learnt))
-                    };
-                    (PageStatus::Representative, template)
-                } else if !fits(clusters) {
-                    (PageStatus::Unfit, own.unwrap_or_else(|| vec![false; tree.len()]))
-                } else if opts.fast {
-                    (PageStatus::Served, join(cfg, clusters, tree))
-                } else {
-                    match own {
-                        Some(template) => {
-                            (PageStatus::Compared, joined(tree, &template, majority(cfg, clusters, tree, &template)))
-                        }
-                        None => (PageStatus::Served, join(cfg, clusters, tree)),
-                    }
-                };
-                (Some(*id), status, template)
-            }
-        };
+        let PageTemplate { cluster, status, tree, template, own_loads } =
+            page_template(cfg, opts, store, i, &learnt[group_of[i]], &prepared[group_of[i]], &mut extracted);
+        let tree = &tree;
         match cluster {
             Some(c) if status != PageStatus::Unfit => {
                 let report = &mut summary.clusters[c];
@@ -271,17 +239,118 @@ pub fn collect_site(
     summary
 }
 
-/// The template the clusters' skeletons give a page: every node one of them
-/// maps onto (each mapping is top-down closed, so their union is too).
-fn join(cfg: &Config, clusters: &[(PreparedCluster, usize)], tree: &Tree) -> Vec<bool> {
-    let mut template = vec![false; tree.len()];
-    let page = &mut ServedPage::new(tree);
-    for (c, _) in clusters {
-        for (t, mapped) in template.iter_mut().zip(c.serve(cfg, page)) {
-            *t |= mapped;
+/// A page's cluster, status, tree and template, and the loads its own
+/// extraction made.
+struct PageTemplate {
+    cluster: Option<usize>,
+    status: PageStatus,
+    tree: Tree,
+    template: Vec<bool>,
+    own_loads: usize,
+}
+
+/// The template page `i` of a group gets, from its own extraction, the
+/// group's representatives' skeletons (`clusters`), or both; `extracted`
+/// holds the representatives' own extractions, taken instead of run again.
+fn page_template(
+    cfg: &Config,
+    opts: &CollectOptions,
+    store: &PageStore,
+    i: usize,
+    group: &GroupTemplate,
+    clusters: &[(PreparedCluster, usize)],
+    extracted: &mut HashMap<usize, (Option<Vec<bool>>, usize)>,
+) -> PageTemplate {
+    let page = &store.pages()[i];
+    let none = |tree: &Tree| vec![false; tree.len()];
+    let (id, representative, learnt, learnt_from) = match group {
+        GroupTemplate::Small => {
+            let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted);
+            let template = own.unwrap_or_else(|| none(&tree));
+            return PageTemplate { cluster: None, status: PageStatus::Unclustered, tree, template, own_loads };
+        }
+        GroupTemplate::Failed(id) => {
+            let tree = page.tree.unpack();
+            let template = none(&tree);
+            return PageTemplate { cluster: Some(*id), status: PageStatus::NoTemplate, tree, template, own_loads: 0 };
+        }
+        GroupTemplate::Learnt { id, representative, template, clusters: learnt_from } => {
+            (*id, *representative, template, learnt_from)
+        }
+    };
+    let done =
+        |status, tree, template, own_loads| PageTemplate { cluster: Some(id), status, tree, template, own_loads };
+    if representative == i {
+        let tree = page.tree.unpack();
+        let template = match opts.serving {
+            Serving::Fast => learnt.clone(),
+            _ => joined(&tree, learnt, majority(cfg, clusters, &tree, learnt)),
+        };
+        return done(PageStatus::Representative, tree, template, 0);
+    }
+    if !clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0) {
+        let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted);
+        let template = own.unwrap_or_else(|| none(&tree));
+        return done(PageStatus::Unfit, tree, template, own_loads);
+    }
+    match opts.serving {
+        Serving::Fast => {
+            let tree = page.tree.unpack();
+            let template = votes(cfg, clusters, &tree).union();
+            done(PageStatus::Served, tree, template, 0)
+        }
+        Serving::Compared => {
+            let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted);
+            match own {
+                Some(own) => {
+                    let template = joined(&tree, &own, majority(cfg, clusters, &tree, &own));
+                    done(PageStatus::Compared, tree, template, own_loads)
+                }
+                None => {
+                    let template = votes(cfg, clusters, &tree).union();
+                    done(PageStatus::Served, tree, template, own_loads)
+                }
+            }
+        }
+        Serving::Selective => {
+            let tree = page.tree.unpack();
+            let votes = votes(cfg, clusters, &tree);
+            let union = votes.union();
+            let seen: Vec<&[u64]> = learnt_from.iter().map(|c| c.layout.as_slice()).collect();
+            // A representative's own extraction is already made: it costs nothing to use.
+            if !unseen_frame(&tree, &union, &seen) && !extracted.contains_key(&i) {
+                return done(PageStatus::Served, tree, union, 0);
+            }
+            match own_extraction(cfg, store, i, extracted) {
+                (Some(own), own_loads, _) => {
+                    let template = joined(&tree, &own, votes.majority());
+                    done(PageStatus::Compared, tree, template, own_loads)
+                }
+                (None, own_loads, _) => done(PageStatus::Served, tree, union, own_loads),
+            }
         }
     }
-    template
+}
+
+/// Page `i`'s own extraction (a representative's kept one, or run now),
+/// its loads and the page's tree (the one the extraction loaded, which
+/// saves unpacking it again).
+fn own_extraction(
+    cfg: &Config,
+    store: &PageStore,
+    i: usize,
+    extracted: &mut HashMap<usize, (Option<Vec<bool>>, usize)>,
+) -> (Option<Vec<bool>>, usize, Tree) {
+    let unpacked = || store.pages()[i].tree.unpack();
+    if let Some((template, loads)) = extracted.remove(&i) {
+        return (template, loads, unpacked());
+    }
+    let (key, result) = extract_page(cfg, store, i);
+    let tree = key.map_or_else(unpacked, |key| key.tree);
+    match result {
+        Ok((template, loads)) => (Some(template), loads, tree),
+        Err((_, loads)) => (None, loads, tree),
+    }
 }
 
 /// Extracts the template of page `r` with the store as page source: the
@@ -315,19 +384,21 @@ mod tests {
     use super::*;
     use crate::collection::page_admission::admit;
 
+    /// Article `n` of the small site: its words differ, not only its
+    /// numbers (numbers read as one shape).
+    fn article(n: usize) -> String {
+        let name = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"][n];
+        let links: String = (1..=5).map(|m| format!("<li><a href=/a{m}.html>Article {m}</a></li>")).collect();
+        format!(
+            "<html><body><header class=top><a href=/about.html>About</a></header><nav><ul>{links}</ul></nav>\
+             <main><h1>Article about {name}</h1><p>{}</p></main><footer><p>Site footer text</p></footer></body></html>",
+            format!("words of the {name} article ").repeat(n + 3)
+        )
+    }
+
     /// A small site: five articles of one layout linking to each other and
     /// to an about page of another layout.
     fn site() -> SiteInput {
-        // Articles differ in words, not only in numbers (numbers read as one shape).
-        let article = |n: usize| {
-            let name = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"][n];
-            let links: String = (1..=5).map(|m| format!("<li><a href=/a{m}.html>Article {m}</a></li>")).collect();
-            format!(
-                "<html><body><header class=top><a href=/about.html>About</a></header><nav><ul>{links}</ul></nav>\
-                 <main><h1>Article about {name}</h1><p>{}</p></main><footer><p>Site footer text</p></footer></body></html>",
-                format!("words of the {name} article ").repeat(n + 3)
-            )
-        };
         let mut store = PageStore::new();
         let mut add = |path: &str, html: String| {
             let a = admit(html.as_bytes(), None, 10_000).unwrap();
@@ -398,6 +469,44 @@ mod tests {
         }
         assert!(loads > 2 * store.len(), "pages are loaded again and again: {loads} loads");
         assert!((1..=store.len()).contains(&store.links_resolved()), "{} resolved", store.links_resolved());
+    }
+
+    #[test]
+    fn selective_serves_a_page_whose_frame_the_representatives_saw_and_compares_one_with_an_unseen_part() {
+        let cfg = Config::default();
+        let mut store = site().store;
+        store.sort();
+        let url = store.pages()[0].url.clone();
+        // A representative's template: html, body and the header, nav and footer with all below them.
+        let learnt = |html: &str| {
+            let tree = crate::html::snapshot(&parse(html)).unwrap();
+            let flags: Vec<bool> = tree
+                .nodes()
+                .map(|(id, _)| {
+                    let top = std::iter::successors(Some(id), |&n| tree.node(n).parent)
+                        .find(|&n| tree.node(n).depth <= 3)
+                        .unwrap();
+                    tree.node(id).depth < 3 || ["header", "nav", "footer"].contains(&&*tree.node(top).tag)
+                })
+                .collect();
+            Cluster::learn(&cfg, &url, &tree, &flags)
+        };
+        let opts = CollectOptions { serving: Serving::Selective, ..CollectOptions::default() };
+        let serve = |clusters: Vec<Cluster>| {
+            let prepared: Vec<(PreparedCluster, usize)> = clusters.iter().map(|c| (c.prepare().unwrap(), 1)).collect();
+            let group =
+                GroupTemplate::Learnt { id: 0, clusters: clusters.clone(), representative: 0, template: vec![] };
+            let p = page_template(&cfg, &opts, &store, 2, &group, &prepared, &mut HashMap::new());
+
+            (p.status, p.own_loads)
+        };
+        let (status, loads) = serve(vec![learnt(&article(1)); 2]);
+        assert_eq!((status, loads), (PageStatus::Served, 0), "every part of the frame was seen: no loads");
+        // The representatives' pages had no header: the page's is a part of its frame they never saw.
+        let bare = article(1).replace("<header class=top><a href=/about.html>About</a></header>", "");
+        let (status, loads) = serve(vec![learnt(&bare); 2]);
+        assert_eq!(status, PageStatus::Compared, "a part of the frame no representative had");
+        assert!(loads > 0, "the page is compared with its own linked pages");
     }
 
     #[test]
