@@ -96,13 +96,18 @@ impl Votes {
 /// article's tabs the representatives' talk pages lack); only the page's
 /// own neighbours can say whether it recurs. A part that is new deeper in
 /// the content (a table in one article) says nothing of the template.
-pub fn unseen_frame(tree: &Tree, union: &[bool], seen: &[&[u64]]) -> bool {
+///
+/// `layout` is the page's own layout signature: when a representative's
+/// page holds every one of its paths, no element can be unseen, and the
+/// page's paths node by node are not needed (most pages of a regular site).
+pub fn unseen_frame(tree: &Tree, layout: &[u64], union: &[bool], seen: &[&[u64]]) -> bool {
+    let known = |path: &u64| seen.iter().any(|l| l.binary_search(path).is_ok());
+    if layout.iter().all(known) {
+        return false;
+    }
     let paths = node_paths(tree);
-    tree.nodes().any(|(id, n)| {
-        n.parent.is_some_and(|p| union[p.index()])
-            && !union[id.index()]
-            && !seen.iter().any(|l| l.binary_search(&paths[id.index()]).is_ok())
-    })
+    tree.nodes()
+        .any(|(id, n)| n.parent.is_some_and(|p| union[p.index()]) && !union[id.index()] && !known(&paths[id.index()]))
 }
 
 /// The page's own template with what the majority adds, except inside a

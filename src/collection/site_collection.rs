@@ -318,7 +318,7 @@ fn page_template(
             let union = votes.union();
             let seen: Vec<&[u64]> = learnt_from.iter().map(|c| c.layout.as_slice()).collect();
             // A representative's own extraction is already made: it costs nothing to use.
-            if !unseen_frame(&tree, &union, &seen) && !extracted.contains_key(&i) {
+            if !unseen_frame(&tree, &page.layout, &union, &seen) && !extracted.contains_key(&i) {
                 return done(PageStatus::Served, tree, union, 0);
             }
             match own_extraction(cfg, store, i, extracted) {
