@@ -26,10 +26,11 @@ fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bo
 /// Returns `(rows, summary)`: one dict per admitted page (url, site,
 /// cluster, status, template_share, content_text, content_html, and
 /// content_markdown when `markdown`) in URL order, and the site's summary (clusters, pages left out by reason,
-/// shares of bytes and words removed). `fast` serves a cluster's pages from
-/// its representatives' templates alone, as `tex collect --fast` does.
+/// shares of bytes and words removed). `serving` is how a cluster's pages
+/// get their template, as `tex collect` gives it by default (`"compared"`),
+/// with `--selective` (`"selective"`) or with `--fast` (`"fast"`).
 #[pyfunction]
-#[pyo3(signature = (site, pages, preset = "default", min_cluster = 2, markdown = false, fast = false))]
+#[pyo3(signature = (site, pages, preset = "default", min_cluster = 2, markdown = false, serving = "compared"))]
 fn collect_site<'py>(
     py: Python<'py>,
     site: String,
@@ -37,11 +38,21 @@ fn collect_site<'py>(
     preset: &str,
     min_cluster: usize,
     markdown: bool,
-    fast: bool,
+    serving: &str,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>)> {
     let cfg = Config::preset(preset).ok_or_else(|| {
         PyValueError::new_err(format!("Unknown preset '{preset}'; choose one of {}.", PRESETS.join(", ")))
     })?;
+    let serving = match serving {
+        "compared" => Serving::Compared,
+        "selective" => Serving::Selective,
+        "fast" => Serving::Fast,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "Unknown serving '{other}'; choose one of compared, selective, fast."
+            )))
+        }
+    };
     let mut rejected_urls = 0usize;
     let records: Vec<Record> = pages
         .into_iter()
@@ -57,7 +68,7 @@ fn collect_site<'py>(
         let mut input = site_input(site.clone(), records, cfg.max_nodes);
         (0..rejected_urls).for_each(|_| input.rejected.add(Rejection::BadUrl));
         let mut lines = Vec::new();
-        let summary = collect(&cfg, &CollectOptions { min_cluster, serving: if fast { Serving::Fast } else { Serving::Compared } }, input, |p| {
+        let summary = collect(&cfg, &CollectOptions { min_cluster, serving }, input, |p| {
             lines.push(serde_json::to_string(&PageLine::new(&site, p, markdown)).expect("line serialises"))
         });
         (lines, summary)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The PySpark example in local mode on the dev set gives the same rows as
-`tex collect` on the same WARC file, and `collect_site(markdown=True)` the
-same Markdown as `tex collect --markdown`.
+`tex collect` on the same WARC file, `collect_site(markdown=True)` the
+same Markdown as `tex collect --markdown`, and `collect_site(serving=...)`
+the same pages as `tex collect --selective` and `--fast`.
 
 Usage: test_spark_matches_cli.py TEX_BINARY SET_DIR WORK_DIR
 The dev set's site folders are packed into one WARC file first, each site
@@ -71,6 +72,29 @@ def main():
     served = (cli["status"] == "served").sum()
     print(f"ok: {len(cli)} pages of {cli['site'].nunique()} sites equal in Spark and the CLI ({served} served by a cluster)")
     markdown_matches_cli(tex, set_dir / "httpx" / "site", work)
+    serving_matches_cli(tex, set_dir / "archpwnwiki" / "site", work)
+
+
+def folder_pages(folder: Path):
+    """A site folder's pages as collect_site takes them, under the address `tex collect` mounts a folder at."""
+    files = sorted(p for p in folder.rglob("*.html"))
+    return [(f"http://site.local/{'/'.join(p.relative_to(folder).parts)}", p.read_bytes(), None) for p in files]
+
+
+def serving_matches_cli(tex, folder: Path, work: Path):
+    """collect_site(serving=...) gives each page the status and content `tex collect` gives it with the same flag."""
+    pages = folder_pages(folder)
+    statuses = {}
+    for serving, flags in (("selective", ["--selective"]), ("fast", ["--fast"])):
+        out = work / f"{serving}.jsonl"
+        subprocess.run([tex, "collect", str(folder), *flags, "--out", str(out)], check=True)
+        cli = {d["url"]: (d["status"], d["content_text"]) for d in map(json.loads, out.read_text().splitlines())}
+        rows, _ = template_extractor.collect_site("site", pages, serving=serving)
+        python = {r["url"]: (r["status"], r["content_text"]) for r in rows}
+        assert python == cli, f"collect_site(serving={serving!r}) differs from tex collect {' '.join(flags)}"
+        statuses[serving] = sorted({status for status, _ in cli.values()})
+    assert "compared" in statuses["selective"] and "compared" not in statuses["fast"], statuses
+    print(f"ok: selective and fast serving equal in Python and the CLI on {len(pages)} pages ({statuses})")
 
 
 def markdown_matches_cli(tex, folder: Path, work: Path):
@@ -78,8 +102,7 @@ def markdown_matches_cli(tex, folder: Path, work: Path):
     out = work / "markdown.jsonl"
     subprocess.run([tex, "collect", str(folder), "--markdown", "--out", str(out)], check=True)
     cli = {d["url"]: d["content_markdown"] for d in map(json.loads, out.read_text().splitlines())}
-    files = sorted(p for p in folder.rglob("*.html"))
-    pages = [(f"http://site.local/{'/'.join(p.relative_to(folder).parts)}", p.read_bytes(), None) for p in files]
+    pages = folder_pages(folder)
     rows, _ = template_extractor.collect_site("site", pages, markdown=True)
     python = {r["url"]: r["content_markdown"] for r in rows}
     assert python == cli and any(md.startswith("# ") or "\n# " in md for md in cli.values()), "Markdown differs"
