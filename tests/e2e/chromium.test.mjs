@@ -47,7 +47,8 @@ async function cycleViews(t, origin, prefix) {
   for (const view of ['template', 'content', 'original']) {
     await chooseView(popup, view);
     checkView(assert, await page.evaluate(probePage), expected.template_ids, view);
-    await page.screenshot({ path: join(ARTIFACTS, `${prefix}-${view === 'original' ? 'restored' : view}.png`), fullPage: true, caret: 'initial' });
+    // The content view's panel covers the window, the page beneath it: shot as a reader sees it.
+    await page.screenshot({ path: join(ARTIFACTS, `${prefix}-${view === 'original' ? 'restored' : view}.png`), fullPage: view !== 'content', caret: 'initial' });
   }
   const restored = await page.evaluate(() => document.documentElement.outerHTML);
   if (restored !== before) writeFileSync(join(ARTIFACTS, `${prefix}-restored.html`), restored);
