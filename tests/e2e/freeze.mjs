@@ -9,7 +9,7 @@
 // where `extract()` clicks Extract and resolves to the error sentence or null once the popup shows either,
 // and `report()` to the whole report (read after the heartbeat: its node paths take a while on such pages).
 import { cancelLatency, heartbeat, startHeartbeat, watchCancel } from './heartbeat.mjs';
-import { recordingServer } from './safety.mjs';
+import { closeBoth, recordingServer } from './safety.mjs';
 
 /** The asserted bounds: generous, a CI machine is loaded; the printed gaps are the measure. */
 const TOOK_MS = 30_000;
@@ -93,8 +93,7 @@ export function freezeTests(test, assert, open) {
           assert.ok(shown.longest < VIEW_GAP_MS, `the tab froze for ${shown.longest} ms showing the ${view} view`);
         }
       } finally {
-        await s?.close();
-        await server.close();
+        await closeBoth(s, server);
       }
     });
   }
@@ -122,8 +121,7 @@ export function freezeTests(test, assert, open) {
       assert.ok(inPopup < GAP_MS, `Cancel took ${inPopup} ms`);
       assert.ok(longest < GAP_MS, `the tab froze for ${longest} ms`);
     } finally {
-      await s?.close();
-      await server.close();
+      await closeBoth(s, server);
     }
   });
 }

@@ -28,6 +28,18 @@ function page(title, links, main, head = '<meta charset="utf-8">') {
 }
 
 /**
+ * Closes the test's tabs, then its server, also when the browser is gone: a crashed browser makes the
+ * tabs' close throw, and a server left listening keeps the test file from ever ending.
+ */
+export async function closeBoth(s, server) {
+  try {
+    await s?.close();
+  } finally {
+    await server.close();
+  }
+}
+
+/**
  * Serves `routes` (path → handler) on 127.0.0.1, recording every request as
  * `{ path, cookie, mode }` (`mode` is Sec-Fetch-Mode: `navigate` for the
  * tab's own loads, `same-origin` for the extension's fetches).
@@ -95,8 +107,7 @@ export function safetyTests(test, assert, open, { exposesFetches }) {
       const candidates = seen.filter(([path]) => /^\/rt\/[abc]\.html$/.test(path)).map(([path]) => path).sort();
       assert.deepEqual(candidates, exposesFetches ? ['/rt/a.html', '/rt/b.html', '/rt/c.html'] : []);
     } finally {
-      await s.close();
-      await server.close();
+      await closeBoth(s, server);
     }
   });
 
@@ -129,8 +140,7 @@ export function safetyTests(test, assert, open, { exposesFetches }) {
         'only the three plain pages and the page itself were requested');
       assert.deepEqual(fetched.filter((r) => r.cookie !== null), [], 'no request of the extension carried a cookie');
     } finally {
-      await s.close();
-      await server.close();
+      await closeBoth(s, server);
     }
   });
 
@@ -150,8 +160,7 @@ export function safetyTests(test, assert, open, { exposesFetches }) {
       assert.deepEqual(server.fetched().map((r) => r.path).sort(), ['/cred/a.html', '/cred/b.html', '/cred/c.html', '/cred/index.html']);
       assert.ok(report.load_log.every((r) => !r.url.includes('p1.html')), 'the link is dropped before any load');
     } finally {
-      await s.close();
-      await server.close();
+      await closeBoth(s, server);
     }
   });
 
@@ -177,8 +186,7 @@ export function safetyTests(test, assert, open, { exposesFetches }) {
       assert.ok(took < 15_000, `extract took ${took} ms (before the bound: 44 s)`);
       assert.ok(longest < 1_500, `the tab froze for ${Math.round(longest)} ms (before the bound: 43 s)`);
     } finally {
-      await s.close();
-      await server.close();
+      await closeBoth(s, server);
     }
   });
 
@@ -210,8 +218,7 @@ export function safetyTests(test, assert, open, { exposesFetches }) {
       assert.equal(copy, header.replace('id="top"', 'id="sticky"'), 'the page\'s copy kept no mark of ours');
       assert.ok((await s.inPage(() => document.documentElement.outerHTML)) === before, 'the page is back exactly, its own data-tex-* included');
     } finally {
-      await s.close();
-      await server.close();
+      await closeBoth(s, server);
     }
   });
 
@@ -253,8 +260,7 @@ export function safetyTests(test, assert, open, { exposesFetches }) {
       const sentence = report.load_log.find((r) => r.url.endsWith('/big/huge.html')).error;
       assert.deepEqual(sentence, { kind: 'too_many_bytes', detail: { url: `${server.origin}/big/huge.html`, limit: 5 * MB } });
     } finally {
-      await s.close();
-      await server.close();
+      await closeBoth(s, server);
     }
   });
 
@@ -284,8 +290,7 @@ export function safetyTests(test, assert, open, { exposesFetches }) {
       assert.deepEqual(report.template_ids, native.template_ids);
       assert.ok(native.template_paths.some((p) => p.endsWith('/nav/ul/li[4]/a')), 'the menu link labelled in Japanese is template');
     } finally {
-      await s.close();
-      await server.close();
+      await closeBoth(s, server);
     }
   });
 
@@ -307,8 +312,7 @@ export function safetyTests(test, assert, open, { exposesFetches }) {
       assert.equal(o['/r/away'], 'redirect');
       assert.equal(elsewhere.requests.length, 0, 'no request reached the other origin');
     } finally {
-      await s.close();
-      await server.close();
+      await closeBoth(s, server);
       await elsewhere.close();
     }
   });
