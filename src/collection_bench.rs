@@ -57,7 +57,8 @@ pub struct SiteAccuracy {
     /// The collection mode with `fast` (templates served with zero loads).
     pub fast: Accuracy,
     /// The collection mode with `selective` (compared only where the
-    /// skeletons disagree), and the share of its cluster pages compared.
+    /// frame shows a part the representatives' pages lacked), and the
+    /// share of its cluster pages compared.
     pub selective: Accuracy,
     pub selective_compared: f64,
     pub key_page: Accuracy,

@@ -131,7 +131,7 @@ enum Command {
         /// Serve a cluster's pages from its representatives' templates alone, with zero loads: faster, less accurate.
         #[arg(long, conflicts_with = "selective")]
         fast: bool,
-        /// Compare a page with its own linked pages only where its cluster's representatives' templates disagree on it; serve the rest with zero loads.
+        /// Compare a page with its own linked pages only where its frame shows a part none of its cluster's representatives' pages had; serve the rest their templates with zero loads.
         #[arg(long)]
         selective: bool,
     },

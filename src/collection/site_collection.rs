@@ -497,7 +497,6 @@ mod tests {
             let group =
                 GroupTemplate::Learnt { id: 0, clusters: clusters.clone(), representative: 0, template: vec![] };
             let p = page_template(&cfg, &opts, &store, 2, &group, &prepared, &mut HashMap::new());
-
             (p.status, p.own_loads)
         };
         let (status, loads) = serve(vec![learnt(&article(1)); 2]);
