@@ -265,7 +265,7 @@ fn page_template(
     let none = |tree: &Tree| vec![false; tree.len()];
     let (id, representative, learnt, learnt_from) = match group {
         GroupTemplate::Small => {
-            let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted);
+            let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
             let template = own.unwrap_or_else(|| none(&tree));
             return PageTemplate { cluster: None, status: PageStatus::Unclustered, tree, template, own_loads };
         }
@@ -289,7 +289,7 @@ fn page_template(
         return done(PageStatus::Representative, tree, template, 0);
     }
     if !clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0) {
-        let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted);
+        let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
         let template = own.unwrap_or_else(|| none(&tree));
         return done(PageStatus::Unfit, tree, template, own_loads);
     }
@@ -300,7 +300,7 @@ fn page_template(
             done(PageStatus::Served, tree, template, 0)
         }
         Serving::Compared => {
-            let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted);
+            let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
             match own {
                 Some(own) => {
                     let template = joined(&tree, &own, majority(cfg, clusters, &tree, &own));
@@ -321,12 +321,13 @@ fn page_template(
             if !unseen_frame(&tree, &page.layout, &union, &seen) && !extracted.contains_key(&i) {
                 return done(PageStatus::Served, tree, union, 0);
             }
-            match own_extraction(cfg, store, i, extracted) {
-                (Some(own), own_loads, _) => {
+            // The page's tree as unpacked here, or as its extraction loaded it: the same snapshot.
+            match own_extraction(cfg, store, i, extracted, Some(tree)) {
+                (Some(own), own_loads, tree) => {
                     let template = joined(&tree, &own, votes.majority());
                     done(PageStatus::Compared, tree, template, own_loads)
                 }
-                (None, own_loads, _) => done(PageStatus::Served, tree, union, own_loads),
+                (None, own_loads, tree) => done(PageStatus::Served, tree, union, own_loads),
             }
         }
     }
@@ -334,14 +335,15 @@ fn page_template(
 
 /// Page `i`'s own extraction (a representative's kept one, or run now),
 /// its loads and the page's tree (the one the extraction loaded, which
-/// saves unpacking it again).
+/// saves unpacking it again; else `unpacked`, the caller's if it has one).
 fn own_extraction(
     cfg: &Config,
     store: &PageStore,
     i: usize,
     extracted: &mut HashMap<usize, (Option<Vec<bool>>, usize)>,
+    unpacked: Option<Tree>,
 ) -> (Option<Vec<bool>>, usize, Tree) {
-    let unpacked = || store.pages()[i].tree.unpack();
+    let unpacked = || unpacked.unwrap_or_else(|| store.pages()[i].tree.unpack());
     if let Some((template, loads)) = extracted.remove(&i) {
         return (template, loads, unpacked());
     }
