@@ -26,7 +26,7 @@ const shootPopup = async (name) => {
   const png = await (await ff.driver.findElement(By.css('body'))).takeScreenshot();
   writeFileSync(join(OUT, `firefox-${name}.png`), Buffer.from(png, 'base64'));
 };
-const shootPage = (name) => ff.screenshot(join(OUT, `firefox-${name}.png`));
+const shootPage = (name) => ff.screenshot(join(OUT, `firefox-${name}.png`), { window: name.startsWith('page-content') });
 const scheme = (dark) => ff.inChrome('Services.prefs.setIntPref("ui.systemUsesDarkTheme", arguments[0]);', dark);
 const pageView = async (page, popup, view) => {
   await ff.switchTo(popup);

@@ -161,8 +161,13 @@ export async function launchFirefox({ prefs: extra = {} } = {}) {
       }
       throw new Error(`timed out waiting for ${selector}`);
     },
-    async screenshot(path) {
-      writeFileSync(path, Buffer.from(await driver.takeFullPageScreenshot(), 'base64'));
+    /**
+     * The whole page, or with `window` what the window shows: the content view's reading panel covers the
+     * window and scrolls on its own, so a whole-page capture would show the page beneath it.
+     */
+    async screenshot(path, { window = false } = {}) {
+      const png = window ? await driver.takeScreenshot() : await driver.takeFullPageScreenshot();
+      writeFileSync(path, Buffer.from(png, 'base64'));
     },
     async close() {
       await driver.quit().catch(() => {});

@@ -125,7 +125,7 @@ test('three-way view control: aria-pressed in the popup, the same state on the p
       assert.deepEqual(await ff.execute(where), scrolled, 'the page under the panel keeps its place');
       assert.ok(await ff.execute(() => document.activeElement === document.querySelector('tex-view')), 'the panel has the keyboard');
     }
-    await ff.screenshot(join(ARTIFACTS, 'ui', `firefox-page-${view}.png`));
+    await ff.screenshot(join(ARTIFACTS, 'ui', `firefox-page-${view}.png`), { window: view === 'content' });
   }
   await ff.switchTo(popup);
   await ff.click('[data-view-button="original"]');
@@ -190,7 +190,7 @@ test('content and template views on every dev site, the reading panel covers the
         await ff.switchTo(popup);
         await ff.chooseView(view);
         await ff.switchTo(page);
-        await ff.screenshot(join(SHOTS, `firefox-dev-${s.id}-${view}.png`));
+        await ff.screenshot(join(SHOTS, `firefox-dev-${s.id}-${view}.png`), { window: view === 'content' });
         if (view === 'template') {
           const band = await ff.execute(largestBlankBand);
           assert.ok(band < 450, `${s.id}: the template view leaves no blank hole half a screen high (${band} px)`);
