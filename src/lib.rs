@@ -23,6 +23,7 @@ pub mod link_order;
 pub mod mapping;
 pub mod page_body;
 pub mod page_source;
+pub mod repeated_lists;
 pub mod rtdm;
 pub mod saved_template;
 pub mod score;

@@ -21,7 +21,7 @@ use crate::dom::{NodeId, Tree};
 const DEPTH: usize = 2;
 
 /// Class and attribute-name hashes left out of a comparison, each sorted.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct StateMarkers {
     pub classes: Vec<u64>,
     pub attributes: Vec<u64>,

@@ -25,13 +25,14 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use url::Url;
 
-use crate::config::Config;
+use crate::config::{Algorithm, Config};
 use crate::current_item::{pair_current_items, SubtreeTexts};
 use crate::dom::{name_hash, Gold, Node, NodeId, Tree};
 use crate::error::ExtractError;
 use crate::extract::{extract, Extraction};
 use crate::generated_names::{is_generated, without_generated};
 use crate::page_source::{LoadedPage, PageSource};
+use crate::repeated_lists::{etdm_remembering, ListSignatures, RepeatedLists};
 use crate::template::map_page;
 use crate::text_recurrence::{keep_repeated_content, KeyText, TextBlocks};
 
@@ -305,6 +306,7 @@ impl Cluster {
             paths: layout_signature(&skeleton),
             text: KeyText::of(&skeleton),
             subtree_texts: RefCell::new(SubtreeTexts::new(&skeleton)),
+            signatures: ListSignatures::of(&skeleton),
             skeleton,
         })
     }
@@ -320,6 +322,7 @@ pub struct PreparedCluster<'a> {
     text: KeyText,
     /// Read by the current-item rule as pages are served (not to test a page's fit).
     subtree_texts: RefCell<SubtreeTexts>,
+    signatures: ListSignatures,
 }
 
 /// A page to serve from one or more clusters (a collection's page, from
@@ -331,13 +334,15 @@ pub struct ServedPage<'t> {
     subtree_texts: SubtreeTexts,
     /// Read when the content signal is on.
     blocks: Option<TextBlocks>,
+    /// The lists earlier skeletons mapped onto the page.
+    lists: RepeatedLists,
 }
 
 impl<'t> ServedPage<'t> {
     pub fn new(page: &'t Tree) -> Self {
         let tree = without_generated(page);
         let subtree_texts = SubtreeTexts::new(&tree);
-        Self { tree, subtree_texts, blocks: None }
+        Self { tree, subtree_texts, blocks: None, lists: RepeatedLists::default() }
     }
 }
 
@@ -355,13 +360,17 @@ impl PreparedCluster<'_> {
 
     /// [`PreparedCluster::apply`] on a page other clusters serve too.
     pub fn serve(&self, cfg: &Config, served: &mut ServedPage) -> Vec<bool> {
-        let page = &*served.tree;
+        let ServedPage { tree, subtree_texts, blocks, lists } = served;
+        let page = &**tree;
         let mut template = vec![false; page.len()];
-        let mut mapping = map_page(cfg, &self.skeleton, page);
+        let mut mapping = match cfg.algorithm {
+            Algorithm::Etdm => etdm_remembering(cfg, &self.skeleton, &self.signatures, page, lists),
+            Algorithm::Rtdm => map_page(cfg, &self.skeleton, page),
+        };
         let skeleton_texts = &mut self.subtree_texts.borrow_mut();
-        pair_current_items(&self.skeleton, skeleton_texts, page, &mut served.subtree_texts, &mut mapping);
+        pair_current_items(&self.skeleton, skeleton_texts, page, subtree_texts, &mut mapping);
         if cfg.content.enabled {
-            let blocks = served.blocks.get_or_insert_with(|| TextBlocks::of(page));
+            let blocks = blocks.get_or_insert_with(|| TextBlocks::of(page));
             mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
         }
         for (_, image) in mapping.pairs() {

@@ -3,7 +3,8 @@
 use proptest::prelude::*;
 use template_extractor::config::{Algorithm, Config};
 use template_extractor::dom::{NodeId, Tree, TreeBuilder};
-use template_extractor::mapping::Mapping;
+use template_extractor::mapping::{etdm, Mapping};
+use template_extractor::repeated_lists::{etdm_remembering, ListSignatures, RepeatedLists};
 use template_extractor::template::{is_top_down_closed, map_page, template};
 
 /// A random element: tag, optional class, children.
@@ -83,6 +84,21 @@ proptest! {
         let (key, other) = (build(&a), build(&b));
         for cfg in configs() {
             assert_mapping_laws(&key, &other, &map_page(&cfg, &key, &other));
+        }
+    }
+
+    /// Keys alike in most lists (one base and variants of it), mapped onto
+    /// one page one after another, each list mapped once.
+    #[test]
+    fn remembered_lists_give_the_mapping_etdm_gives(base in prop::collection::vec(spec(), 1..5), extra in spec(), page in prop::collection::vec(spec(), 0..5)) {
+        let mut variant = base.clone();
+        variant[0].children.push(extra.clone());
+        let keys = [build(&base), build(&variant), build(&base), build(&[&base[..], &[extra]].concat())];
+        let other = build(&page);
+        let cfg = Config::default();
+        let mut lists = RepeatedLists::default();
+        for key in &keys {
+            prop_assert_eq!(etdm_remembering(&cfg, key, &ListSignatures::of(key), &other, &mut lists), etdm(&cfg, key, &other));
         }
     }
 
