@@ -341,7 +341,7 @@ mod tests {
             let (_, html) =
                 self.0.iter().find(|(p, _)| url.path() == *p).ok_or(LoadError::NotFound(url.to_string()))?;
             let tree = snapshot(&parse(html)).expect("has html");
-            Ok(LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 })
+            Ok(LoadedPage { url: url.clone(), tree: tree.into(), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 })
         }
 
         fn now_ms(&self) -> f64 {

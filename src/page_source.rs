@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::future::Future;
+use std::sync::Arc;
 
 use url::Url;
 
@@ -15,7 +16,9 @@ use crate::hyperlink::{page_links, PageLink};
 #[derive(Clone, Debug)]
 pub struct LoadedPage {
     pub url: Url,
-    pub tree: Tree,
+    /// Shared: a collection's store hands the same snapshot of a page its
+    /// extractions load again and again (its menu's pages) to each of them.
+    pub tree: Arc<Tree>,
     pub fetch_ms: f64,
     pub parse_ms: f64,
     pub snapshot_ms: f64,
@@ -141,7 +144,7 @@ pub(crate) mod tests {
             }
             Ok(LoadedPage {
                 url: url.clone(),
-                tree: b.finish().expect("has html"),
+                tree: b.finish().expect("has html").into(),
                 fetch_ms: 0.0,
                 parse_ms: 0.0,
                 snapshot_ms: 0.0,

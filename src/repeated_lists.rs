@@ -135,8 +135,10 @@ mod tests {
         let menu: String = (0..4)
             .map(|i| format!("<li{}><a href=/{i}>Entry {i}</a></li>", if i == current { " class=active" } else { "" }))
             .collect();
-        snapshot(&parse(&format!("<nav><ul>{menu}</ul></nav>{extra}<main><p>Text {current}</p></main><footer><p>Foot</p></footer>")))
-            .unwrap()
+        snapshot(&parse(&format!(
+            "<nav><ul>{menu}</ul></nav>{extra}<main><p>Text {current}</p></main><footer><p>Foot</p></footer>"
+        )))
+        .unwrap()
     }
 
     #[test]

@@ -179,7 +179,7 @@ mod tests {
 
     fn loaded(url: &Url, html: &str) -> LoadedPage {
         let tree = snapshot(&parse(html)).expect("has html");
-        LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 }
+        LoadedPage { url: url.clone(), tree: tree.into(), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 }
     }
 
     impl PageSource for Served {

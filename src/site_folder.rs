@@ -134,7 +134,7 @@ impl SiteFolder {
         if tree.len() > self.max_nodes {
             return Err(too_large(tree.len(), parse_ms));
         }
-        Ok(LoadedPage { url: url.clone(), tree, fetch_ms, parse_ms, snapshot_ms })
+        Ok(LoadedPage { url: url.clone(), tree: tree.into(), fetch_ms, parse_ms, snapshot_ms })
     }
 }
 

@@ -124,7 +124,8 @@ impl VisitedRoutes {
         }
         let address = route_address(&key.url);
         let known = |u: &Url| *u != address && self.pages.iter().any(|(a, _)| a == u);
-        let key = LoadedPage { url: address.clone(), tree: addressed(&key.tree, &key.url, known), ..key.clone() };
+        let key =
+            LoadedPage { url: address.clone(), tree: addressed(&key.tree, &key.url, known).into(), ..key.clone() };
         let source = Snapshots { routes: self, now_ms };
         Ok(extract(cfg, &source, &key).await?)
     }
@@ -140,7 +141,13 @@ impl<C: Fn() -> f64> PageSource for Snapshots<'_, C> {
     async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let (address, tree) =
             self.routes.pages.iter().find(|(a, _)| a == url).ok_or_else(|| LoadError::NotFound(url.to_string()))?;
-        Ok(LoadedPage { url: address.clone(), tree: tree.clone(), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 })
+        Ok(LoadedPage {
+            url: address.clone(),
+            tree: tree.clone().into(),
+            fetch_ms: 0.0,
+            parse_ms: 0.0,
+            snapshot_ms: 0.0,
+        })
     }
 
     fn now_ms(&self) -> f64 {
@@ -202,7 +209,7 @@ mod tests {
     }
 
     fn run(routes: &VisitedRoutes, key_url: &str, key: Tree) -> Result<Extraction, VisitedError> {
-        let key = LoadedPage { url: url(key_url), tree: key, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 };
+        let key = LoadedPage { url: url(key_url), tree: key.into(), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 };
         futures::executor::block_on(routes.extract(&Config::default(), &key, || 0.0))
     }
 

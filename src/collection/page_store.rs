@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use url::Url;
@@ -57,6 +57,50 @@ pub struct PageStore {
     /// Pages whose links were resolved: each at most once per store.
     links_resolved: AtomicUsize,
     targets: Mutex<LinkTargets>,
+    hot: Mutex<HotTrees>,
+}
+
+/// Elements of the unpacked snapshots a store keeps (about 300 bytes each):
+/// room for the pages a site's extractions load again and again, its
+/// menu's, whose unpacking and freeing was a tenth of a collection's time.
+pub const HOT_ELEMENTS: usize = 1 << 16;
+
+/// The unpacked snapshots of the pages loaded more than once, least
+/// recently used first out, within [`HOT_ELEMENTS`]. A page is kept from
+/// its second load on, so the many pages loaded once (each page as its own
+/// key) never push the menu's pages out.
+#[derive(Default)]
+struct HotTrees {
+    /// Page, its tree, when last used.
+    kept: Vec<(usize, Arc<Tree>, u64)>,
+    elements: usize,
+    loaded_once: std::collections::HashSet<usize>,
+    clock: u64,
+}
+
+impl HotTrees {
+    fn get(&mut self, i: usize) -> Option<Arc<Tree>> {
+        self.clock += 1;
+        let clock = self.clock;
+        self.kept.iter_mut().find(|(k, _, _)| *k == i).map(|(_, tree, used)| {
+            *used = clock;
+            tree.clone()
+        })
+    }
+
+    fn offer(&mut self, i: usize, tree: &Arc<Tree>) {
+        if self.loaded_once.insert(i) || tree.len() > HOT_ELEMENTS {
+            return;
+        }
+        while self.elements + tree.len() > HOT_ELEMENTS {
+            let oldest =
+                (0..self.kept.len()).min_by_key(|&k| self.kept[k].2).expect("over the budget, so some are kept");
+            self.elements -= self.kept.swap_remove(oldest).1.len();
+        }
+        self.elements += tree.len();
+        self.clock += 1;
+        self.kept.push((i, tree.clone(), self.clock));
+    }
 }
 
 /// Each distinct link target of a site once, so a page's kept links are a
@@ -103,7 +147,19 @@ impl PageStore {
     /// the order its records arrived in.
     pub fn sort(&mut self) {
         self.pages.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
+        *self.hot.get_mut().expect("no thread panicked holding it") = HotTrees::default();
         self.index = self.pages.iter().enumerate().map(|(i, p)| (key_of(&p.url), i)).collect();
+    }
+
+    /// Page `i`'s snapshot, unpacked or kept from an earlier load.
+    pub fn tree(&self, i: usize) -> Arc<Tree> {
+        let mut hot = self.hot.lock().expect("no thread panicked holding it");
+        if let Some(tree) = hot.get(i) {
+            return tree;
+        }
+        let tree = Arc::new(self.pages[i].tree.unpack());
+        hot.offer(i, &tree);
+        tree
     }
 
     pub fn pages(&self) -> &[StoredPage] {
@@ -198,7 +254,7 @@ impl PageSource for StoreSource<'_> {
         let page = &self.store.pages[i];
         self.budget.take(url.as_str(), 0, page.bytes)?;
         let t1 = Instant::now();
-        let tree = page.tree.unpack();
+        let tree = self.store.tree(i);
         let parse_ms = ms(t1);
         if tree.len() > self.max_nodes {
             return Err(LoadError::TooLarge {
@@ -269,6 +325,26 @@ mod tests {
         let tight = s.source(3);
         let big = futures::executor::block_on(tight.load(&Url::parse("http://a.test/a.html").unwrap()));
         assert!(matches!(big, Err(LoadError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn a_page_loaded_twice_is_kept_unpacked_within_the_budget() {
+        let s = store(&["http://a.test/a.html", "http://a.test/b.html"]);
+        let (first, second) = (s.tree(0), s.tree(0));
+        assert!(!Arc::ptr_eq(&first, &second), "kept from its second load on");
+        assert!(Arc::ptr_eq(&second, &s.tree(0)), "the third load shares the kept tree");
+        assert_eq!(format!("{:?}", *second), format!("{:?}", s.pages()[0].tree.unpack()));
+        assert!(!Arc::ptr_eq(&s.tree(1), &s.tree(1)), "b was loaded once before");
+        let mut hot = HotTrees::default();
+        for i in 0..3 {
+            let tree = Arc::new(
+                admit(&"<p>x</p>".repeat(HOT_ELEMENTS / 2 - 3).into_bytes(), None, HOT_ELEMENTS).unwrap().tree,
+            );
+            hot.offer(i, &tree);
+            hot.offer(i, &tree);
+        }
+        assert_eq!(hot.kept.iter().map(|k| k.0).collect::<Vec<_>>(), [1, 2], "the least recently used went first");
+        assert!(hot.elements <= HOT_ELEMENTS);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! their templates alone, mapped with zero loads).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 use url::Url;
@@ -208,7 +209,7 @@ pub fn collect_site(
     for (i, page) in store.pages().iter().enumerate() {
         let PageTemplate { cluster, status, tree, template, own_loads } =
             page_template(cfg, opts, store, i, &learnt[group_of[i]], &prepared[group_of[i]], &mut extracted);
-        let tree = &tree;
+        let tree = &*tree;
         match cluster {
             Some(c) if status != PageStatus::Unfit => {
                 let report = &mut summary.clusters[c];
@@ -244,7 +245,7 @@ pub fn collect_site(
 struct PageTemplate {
     cluster: Option<usize>,
     status: PageStatus,
-    tree: Tree,
+    tree: Arc<Tree>,
     template: Vec<bool>,
     own_loads: usize,
 }
@@ -270,7 +271,7 @@ fn page_template(
             return PageTemplate { cluster: None, status: PageStatus::Unclustered, tree, template, own_loads };
         }
         GroupTemplate::Failed(id) => {
-            let tree = page.tree.unpack();
+            let tree = store.tree(i);
             let template = none(&tree);
             return PageTemplate { cluster: Some(*id), status: PageStatus::NoTemplate, tree, template, own_loads: 0 };
         }
@@ -281,7 +282,7 @@ fn page_template(
     let done =
         |status, tree, template, own_loads| PageTemplate { cluster: Some(id), status, tree, template, own_loads };
     if representative == i {
-        let tree = page.tree.unpack();
+        let tree = store.tree(i);
         let template = match opts.serving {
             Serving::Fast => learnt.clone(),
             _ => joined(&tree, learnt, majority(cfg, clusters, &tree, learnt)),
@@ -295,7 +296,7 @@ fn page_template(
     }
     match opts.serving {
         Serving::Fast => {
-            let tree = page.tree.unpack();
+            let tree = store.tree(i);
             let template = votes(cfg, clusters, &tree).union();
             done(PageStatus::Served, tree, template, 0)
         }
@@ -313,7 +314,7 @@ fn page_template(
             }
         }
         Serving::Selective => {
-            let tree = page.tree.unpack();
+            let tree = store.tree(i);
             let votes = votes(cfg, clusters, &tree);
             let union = votes.union();
             let seen: Vec<&[u64]> = learnt_from.iter().map(|c| c.layout.as_slice()).collect();
@@ -341,9 +342,9 @@ fn own_extraction(
     store: &PageStore,
     i: usize,
     extracted: &mut HashMap<usize, (Option<Vec<bool>>, usize)>,
-    unpacked: Option<Tree>,
-) -> (Option<Vec<bool>>, usize, Tree) {
-    let unpacked = || unpacked.unwrap_or_else(|| store.pages()[i].tree.unpack());
+    unpacked: Option<Arc<Tree>>,
+) -> (Option<Vec<bool>>, usize, Arc<Tree>) {
+    let unpacked = || unpacked.unwrap_or_else(|| store.tree(i));
     if let Some((template, loads)) = extracted.remove(&i) {
         return (template, loads, unpacked());
     }

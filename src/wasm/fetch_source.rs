@@ -368,7 +368,7 @@ impl FetchSource {
         if tree.len() > self.max_nodes {
             return Err(too_large(tree.len(), parse_ms));
         }
-        Ok(LoadedPage { url: url.clone(), tree, fetch_ms: t1 - t0, parse_ms, snapshot_ms })
+        Ok(LoadedPage { url: url.clone(), tree: tree.into(), fetch_ms: t1 - t0, parse_ms, snapshot_ms })
     }
 }
 

@@ -15,6 +15,7 @@ mod visited;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 
 use serde::Serialize;
 use url::Url;
@@ -236,7 +237,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let source =
         Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step), scope);
     let outcome = extract_live(&cfg, &source, &key).await;
-    let page = LiveSnapshot { tree: key.tree, elements, taken }.served();
+    let page = LiveSnapshot { tree: Arc::unwrap_or_clone(key.tree), elements, taken }.served();
     let extraction = match outcome {
         _ if source.cancelled() => {
             page.keep();
@@ -404,7 +405,13 @@ async fn read_key(
     let slices = slices::Slices::new(performance.clone());
     let (page, kept) = live_snapshot::current_in_steps(&root, url, previous, &slices).await.ok_or_else(empty)?;
     let LiveSnapshot { tree, elements, taken } = page;
-    let key = LoadedPage { url: url.clone(), tree, fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: performance.now() - t0 };
+    let key = LoadedPage {
+        url: url.clone(),
+        tree: tree.into(),
+        fetch_ms: 0.0,
+        parse_ms: 0.0,
+        snapshot_ms: performance.now() - t0,
+    };
     Ok((key, elements, taken, kept))
 }
 

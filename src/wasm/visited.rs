@@ -5,6 +5,7 @@
 //! vanish with the page. Glue only: the method is `visited_routes`'.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -106,7 +107,7 @@ pub async fn extract_visited(config_json: String) -> Result<JsValue, JsValue> {
         let newer = std::mem::replace(r, routes);
         r.absorb(newer);
     });
-    let page = LiveSnapshot { tree: key.tree, elements, taken }.served();
+    let page = LiveSnapshot { tree: Arc::unwrap_or_clone(key.tree), elements, taken }.served();
     let extraction = match outcome {
         Ok(x) => x,
         Err(e) => {
