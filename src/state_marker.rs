@@ -62,8 +62,11 @@ pub fn moving(t1: &Tree, s1: &[NodeId], t2: &Tree, s2: &[NodeId], inherited: &St
         return markers;
     }
     let near1: Vec<Near> = s1.iter().map(|&x| near(t1, x)).collect();
-    let (once1, once2) = (carried_once(t1, s1), carried_once(t2, s2));
     let (entries1, entries2) = (entries(t1, s1, &near1), entries(t2, s2, &near2));
+    if !two_entries_of_a_tag_on_both(&entries1, &entries2) {
+        return markers;
+    }
+    let (once1, once2) = (carried_once(t1, s1), carried_once(t2, s2));
     let mut from = 0;
     for &(token, k1) in &once1 {
         from += once2[from..].partition_point(|(t, _)| *t < token);
@@ -171,6 +174,15 @@ fn entries<'t>(t: &'t Tree, list: &[NodeId], near: &[Near]) -> Vec<(&'t str, u64
     out
 }
 
+/// Whether both lists have two labelled entries of one tag: a token moves
+/// from one entry to another, each on both pages ([`crossed_entries`]), so
+/// without two such entries no token can, and carriers need not be sought.
+fn two_entries_of_a_tag_on_both(entries1: &[(&str, u64)], entries2: &[(&str, u64)]) -> bool {
+    let mut common = entries1.iter().filter(|e| e.1 != 0 && entries2.binary_search(e).is_ok());
+    let Some(mut last) = common.next() else { return false };
+    common.any(|e| std::mem::replace(&mut last, e).0 == e.0)
+}
+
 /// Whether two carriers of one `tag`, labelled `text1` and `text2`, are
 /// different entries, each present on the other page without the token: a
 /// like sibling of the same tag and the same label (not the carrier itself,
@@ -212,6 +224,15 @@ mod tests {
             .filter(|(_, n)| matches!(&*n.tag, "li" | "a"))
             .map(|(id, n)| (n.tag.to_string(), m.is_mapped(id)))
             .collect()
+    }
+
+    #[test]
+    fn a_token_can_move_only_between_two_entries_of_a_tag_both_lists_have() {
+        let both = [("li", 1), ("li", 2), ("p", 3)];
+        assert!(two_entries_of_a_tag_on_both(&both, &[("li", 1), ("li", 2)]));
+        assert!(!two_entries_of_a_tag_on_both(&both, &[("li", 1), ("p", 3)]), "one entry of each tag");
+        assert!(!two_entries_of_a_tag_on_both(&both, &[("li", 1), ("li", 5)]), "one li on both");
+        assert!(!two_entries_of_a_tag_on_both(&[("li", 0), ("li", 2)], &[("li", 0), ("li", 2)]), "unlabelled");
     }
 
     #[test]
