@@ -6,7 +6,7 @@
 //! doing that work as each page arrives changes no result: it only moves the
 //! work into time the browser's main thread would otherwise spend waiting.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 
 use url::Url;
@@ -16,6 +16,7 @@ use crate::dom::Tree;
 use crate::error::LoadError;
 use crate::mapping::{EtdmSteps, Mapping};
 use crate::page_source::{LoadedPage, PageSource, SourceWrapper};
+use crate::repeated_lists::{etdm_remembering, ListSignatures};
 use crate::template::map_page;
 use crate::text_recurrence::{keep_repeated_content, KeyText, TextBlocks};
 
@@ -27,16 +28,32 @@ const ETDM_STEP: usize = 16_384;
 /// The mapping of the key page into `page`, keeping only what `page`
 /// repeats in content too: the one comparison a voter needs. ETDM goes in
 /// steps with a pause between two (in a browser, the page runs once a slice
-/// is spent): two pages of 100,000 elements take a while to compare.
-async fn compare<S: PageSource>(source: &S, cfg: &Config, key: &Tree, key_text: &KeyText, page: &Tree) -> Mapping {
+/// is spent): two pages of 100,000 elements take a while to compare. Where
+/// the source keeps the lists mapped onto `page` before, it goes at once,
+/// taking those lists (the same mapping).
+async fn compare<S: PageSource>(
+    source: &S,
+    cfg: &Config,
+    key: &Tree,
+    signatures: &OnceCell<ListSignatures>,
+    key_text: &KeyText,
+    loaded: &LoadedPage,
+) -> Mapping {
+    let page = &*loaded.tree;
     let mapping = match cfg.algorithm {
-        Algorithm::Etdm => {
-            let mut steps = EtdmSteps::new(cfg, key, page);
-            while steps.step(ETDM_STEP) {
-                source.pause_while_loading().await;
+        Algorithm::Etdm => match source.mapped_lists(loaded) {
+            Some(lists) => {
+                let mut lists = lists.lock().expect("no thread panicked holding it");
+                etdm_remembering(cfg, key, signatures.get_or_init(|| ListSignatures::of(key)), page, &mut lists)
             }
-            steps.finish()
-        }
+            None => {
+                let mut steps = EtdmSteps::new(cfg, key, page);
+                while steps.step(ETDM_STEP) {
+                    source.pause_while_loading().await;
+                }
+                steps.finish()
+            }
+        },
         Algorithm::Rtdm => map_page(cfg, key, page),
     };
     source.pause_while_loading().await;
@@ -49,12 +66,14 @@ pub struct CompareAhead<'a, S> {
     cfg: &'a Config,
     key: &'a Tree,
     key_text: &'a KeyText,
+    /// The key's, made once if the source keeps mapped lists.
+    signatures: OnceCell<ListSignatures>,
     done: RefCell<HashMap<Url, Mapping>>,
 }
 
 impl<'a, S: PageSource> CompareAhead<'a, S> {
     pub fn new(source: &'a S, cfg: &'a Config, key: &'a Tree, key_text: &'a KeyText) -> Self {
-        Self { source, cfg, key, key_text, done: RefCell::default() }
+        Self { source, cfg, key, key_text, signatures: OnceCell::new(), done: RefCell::default() }
     }
 
     /// The comparison made when `url` loaded, if it did.
@@ -73,7 +92,7 @@ impl<S: PageSource> SourceWrapper for CompareAhead<'_, S> {
     async fn load_through(&self, url: &Url) -> Result<LoadedPage, LoadError> {
         let page = self.source.load(url).await?;
         self.source.pause_while_loading().await;
-        let mapping = compare(self.source, self.cfg, self.key, self.key_text, &page.tree).await;
+        let mapping = compare(self.source, self.cfg, self.key, &self.signatures, self.key_text, &page).await;
         self.done.borrow_mut().insert(url.clone(), mapping);
         Ok(page)
     }

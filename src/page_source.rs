@@ -4,13 +4,14 @@
 
 use std::borrow::Cow;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use url::Url;
 
 use crate::dom::Tree;
 use crate::error::LoadError;
 use crate::hyperlink::{page_links, PageLink};
+use crate::repeated_lists::RepeatedLists;
 
 /// A loaded page: its final URL, its snapshot, and what loading it cost.
 #[derive(Clone, Debug)]
@@ -38,6 +39,15 @@ pub trait PageSource {
     /// collection's store) keeps them; any other computes them.
     fn links<'a>(&'a self, page: &'a LoadedPage) -> Cow<'a, [PageLink]> {
         Cow::Owned(page_links(&page.tree, &page.url))
+    }
+
+    /// The sibling lists mapped onto `page` (a page this source loaded) by
+    /// earlier comparisons, when the source keeps them: a collection's store
+    /// hands its menu's pages to every extraction of the site, and key pages
+    /// of one layout share their template's lists (`repeated_lists`). Any
+    /// other source keeps none, and the page is compared in steps.
+    fn mapped_lists(&self, _page: &LoadedPage) -> Option<Arc<Mutex<RepeatedLists>>> {
+        None
     }
 
     /// Called between long steps of an extraction: in a browser it lets the
@@ -91,6 +101,10 @@ impl<W: SourceWrapper> PageSource for W {
 
     fn links<'a>(&'a self, page: &'a LoadedPage) -> Cow<'a, [PageLink]> {
         self.inner().links(page)
+    }
+
+    fn mapped_lists(&self, page: &LoadedPage) -> Option<Arc<Mutex<RepeatedLists>>> {
+        self.inner().mapped_lists(page)
     }
 
     /// The inner source's pause: without it the mapping would never yield.

@@ -5,14 +5,16 @@
 //! the same page node, under the same state markers, maps as it did then:
 //! [`etdm_remembering`] takes that list's pairs from a [`RepeatedLists`]
 //! instead of comparing its siblings again, and gives the mapping [`etdm`]
-//! gives.
+//! gives. The same holds across extractions: a collection's store keeps the
+//! lists mapped onto each page its extractions load again and again, and
+//! key pages of one layout share their template's lists.
 //!
 //! [`etdm`]: crate::mapping::etdm
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::config::Config;
 use crate::dom::{NodeId, Tree};
@@ -53,7 +55,7 @@ fn hash(value: &impl Hash) -> u64 {
 /// markers) → the pairs as positions in the key list, and the markers below.
 #[derive(Default)]
 pub struct RepeatedLists {
-    mapped: HashMap<(u64, NodeId, u64), Rc<MappedList>, BuildHasherDefault<KeyHasher>>,
+    mapped: HashMap<(u64, NodeId, u64), Arc<MappedList>, BuildHasherDefault<KeyHasher>>,
 }
 
 /// The map's keys are hashes already (and a node number): mixing their
@@ -77,6 +79,17 @@ impl Hasher for KeyHasher {
 
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+impl RepeatedLists {
+    /// Lists remembered.
+    pub fn len(&self) -> usize {
+        self.mapped.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.mapped.is_empty()
     }
 }
 
@@ -112,7 +125,7 @@ pub fn etdm_remembering(
                     if cfg.equality.state_markers { moving(key, s1, other, s2, &inherited) } else { inherited };
                 let pairs = map_siblings(cfg, key, s1, other, s2, &markers);
                 let position = |c: NodeId| key.node(c).child_index;
-                Rc::new(MappedList { pairs: pairs.into_iter().map(|(c1, c2)| (position(c1), c2)).collect(), markers })
+                Arc::new(MappedList { pairs: pairs.into_iter().map(|(c1, c2)| (position(c1), c2)).collect(), markers })
             })
             .clone();
         for &(i, c2) in &list.pairs {

@@ -15,6 +15,7 @@ use crate::error::LoadError;
 use crate::hyperlink::{page_links, PageLink};
 use crate::page_body::ByteBudget;
 use crate::page_source::{LoadedPage, PageSource};
+use crate::repeated_lists::RepeatedLists;
 use crate::template_memory::layout_signature;
 
 use super::packed_tree::PackedTree;
@@ -65,27 +66,49 @@ pub struct PageStore {
 /// menu's, whose unpacking and freeing was a tenth of a collection's time.
 pub const HOT_ELEMENTS: usize = 1 << 16;
 
+/// Lists a kept page remembers per element before it forgets them all: the
+/// template's lists are mapped again at once, while the content lists of
+/// every key that was compared with the page would otherwise pile up.
+const LISTS_PER_ELEMENT: usize = 2;
+
 /// The unpacked snapshots of the pages loaded more than once, least
-/// recently used first out, within [`HOT_ELEMENTS`]. A page is kept from
-/// its second load on, so the many pages loaded once (each page as its own
-/// key) never push the menu's pages out.
+/// recently used first out, within [`HOT_ELEMENTS`], each with the sibling
+/// lists mapped onto it so far. A page is kept from its second load on, so
+/// the many pages loaded once (each page as its own key) never push the
+/// menu's pages out.
 #[derive(Default)]
 struct HotTrees {
-    /// Page, its tree, when last used.
-    kept: Vec<(usize, Arc<Tree>, u64)>,
+    kept: Vec<HotPage>,
     elements: usize,
     loaded_once: std::collections::HashSet<usize>,
     clock: u64,
+}
+
+struct HotPage {
+    page: usize,
+    tree: Arc<Tree>,
+    lists: Arc<Mutex<RepeatedLists>>,
+    used: u64,
 }
 
 impl HotTrees {
     fn get(&mut self, i: usize) -> Option<Arc<Tree>> {
         self.clock += 1;
         let clock = self.clock;
-        self.kept.iter_mut().find(|(k, _, _)| *k == i).map(|(_, tree, used)| {
-            *used = clock;
-            tree.clone()
+        self.kept.iter_mut().find(|k| k.page == i).map(|k| {
+            k.used = clock;
+            k.tree.clone()
         })
+    }
+
+    /// The lists mapped onto page `i`, if `tree` is its kept snapshot.
+    fn lists(&mut self, i: usize, tree: &Arc<Tree>) -> Option<Arc<Mutex<RepeatedLists>>> {
+        let kept = self.kept.iter_mut().find(|k| k.page == i && Arc::ptr_eq(&k.tree, tree))?;
+        let full = kept.lists.lock().expect("no thread panicked holding it").len() > LISTS_PER_ELEMENT * tree.len();
+        if full {
+            kept.lists = Arc::default();
+        }
+        Some(kept.lists.clone())
     }
 
     fn offer(&mut self, i: usize, tree: &Arc<Tree>) {
@@ -94,12 +117,12 @@ impl HotTrees {
         }
         while self.elements + tree.len() > HOT_ELEMENTS {
             let oldest =
-                (0..self.kept.len()).min_by_key(|&k| self.kept[k].2).expect("over the budget, so some are kept");
-            self.elements -= self.kept.swap_remove(oldest).1.len();
+                (0..self.kept.len()).min_by_key(|&k| self.kept[k].used).expect("over the budget, so some are kept");
+            self.elements -= self.kept.swap_remove(oldest).tree.len();
         }
         self.elements += tree.len();
         self.clock += 1;
-        self.kept.push((i, tree.clone(), self.clock));
+        self.kept.push(HotPage { page: i, tree: tree.clone(), lists: Arc::default(), used: self.clock });
     }
 }
 
@@ -273,6 +296,12 @@ impl PageSource for StoreSource<'_> {
 
     /// A page this source loaded carries its stored URL, so the URL finds
     /// the stored page whose snapshot it holds.
+    /// A page kept unpacked comes with the lists mapped onto it before.
+    fn mapped_lists(&self, page: &LoadedPage) -> Option<Arc<Mutex<RepeatedLists>>> {
+        let i = self.store.position(&page.url)?;
+        self.store.hot.lock().expect("no thread panicked holding it").lists(i, &page.tree)
+    }
+
     fn links<'b>(&'b self, page: &'b LoadedPage) -> Cow<'b, [PageLink]> {
         match self.store.position(&page.url) {
             Some(i) => Cow::Owned(self.store.links_of(i, &page.tree)),
@@ -335,6 +364,13 @@ mod tests {
         assert!(Arc::ptr_eq(&second, &s.tree(0)), "the third load shares the kept tree");
         assert_eq!(format!("{:?}", *second), format!("{:?}", s.pages()[0].tree.unpack()));
         assert!(!Arc::ptr_eq(&s.tree(1), &s.tree(1)), "b was loaded once before");
+        let source = s.source(100);
+        let load = |u: &str| futures::executor::block_on(source.load(&Url::parse(u).unwrap())).unwrap();
+        let (kept, once) = (load("http://a.test/a.html"), s.source(100));
+        let lists = source.mapped_lists(&kept).expect("a kept page comes with its mapped lists");
+        assert!(Arc::ptr_eq(&lists, &source.mapped_lists(&kept).unwrap()), "the same lists for every comparison");
+        let fresh = LoadedPage { tree: Arc::new((*kept.tree).clone()), ..kept.clone() };
+        assert!(once.mapped_lists(&fresh).is_none(), "only the kept snapshot's node numbers are remembered");
         let mut hot = HotTrees::default();
         for i in 0..3 {
             let tree = Arc::new(
@@ -343,7 +379,7 @@ mod tests {
             hot.offer(i, &tree);
             hot.offer(i, &tree);
         }
-        assert_eq!(hot.kept.iter().map(|k| k.0).collect::<Vec<_>>(), [1, 2], "the least recently used went first");
+        assert_eq!(hot.kept.iter().map(|k| k.page).collect::<Vec<_>>(), [1, 2], "the least recently used went first");
         assert!(hot.elements <= HOT_ELEMENTS);
     }
 
