@@ -431,6 +431,33 @@ mod tests {
     }
 
     #[test]
+    fn names_read_in_runs_are_lowercased_and_end_where_one_character_ends_them() {
+        let names = |html: &str| -> Vec<(String, Vec<String>)> {
+            let doc = parse(html);
+            let body = doc.tree.nodes().filter_map(|n| n.value().as_element()).skip_while(|e| e.name() != "body");
+            let sorted = |e: &scraper::node::Element| {
+                let mut attrs: Vec<String> = e.attrs().map(|(k, _)| k.to_string()).collect();
+                attrs.sort();
+                attrs
+            };
+            body.skip(1).map(|e| (e.name().to_string(), sorted(e))).collect()
+        };
+        let tag = |n: &str, attrs: &[&str]| (n.to_string(), attrs.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+        assert_eq!(names("<DiV ID=a Class=b DATA-X=1 dAtA-y>"), [tag("div", &["class", "data-x", "data-y", "id"])]);
+        assert_eq!(names("<di\0v a\0B=1>"), [tag("di\u{fffd}v", &["a\u{fffd}b"])]);
+        assert_eq!(names("<dI\rV x\r=1>"), [tag("di", &["v", "x"])], "a CR ends a name as a newline does");
+        assert_eq!(
+            names("<eÉL Ünï=1 a\"b=2 c<d=3>"),
+            [tag("eÉl", &["a\"b", "c<d", "Ünï"])],
+            "only ASCII is lowercased"
+        );
+        assert_eq!(names("<svg viewBox='0 0 1 1'><clipPath/></svg>"), [tag("svg", &["viewBox"]), tag("clipPath", &[])]);
+        let long = "Section".repeat(4000);
+        let name = long.to_ascii_lowercase();
+        assert_eq!(names(&format!("<{long} {long}=1>")), [tag(&name, &[&name])], "a run longer than a parse chunk");
+    }
+
+    #[test]
     fn formatting_elements_reopen_up_to_the_bound() {
         // The ordinary case is untouched: `<b>` reopens in the next paragraph.
         let t = snapshot(&parse("<p><b>x</p><p>y")).unwrap();

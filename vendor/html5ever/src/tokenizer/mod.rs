@@ -191,6 +191,15 @@ pub struct Tokenizer<Sink> {
     current_line: Cell<u64>,
 }
 
+/// Appends a run of name characters, ASCII upper alpha lowercased (patch 4).
+fn push_lowercased(name: &mut StrTendril, run: &StrTendril) {
+    if run.bytes().any(|b| b.is_ascii_uppercase()) {
+        name.push_slice(&run.to_ascii_lowercase());
+    } else {
+        name.push_tendril(run);
+    }
+}
+
 impl<Sink: TokenSink> Tokenizer<Sink> {
     /// Create a new tokenizer which feeds tokens to a particular `TokenSink`.
     pub fn new(sink: Sink, mut opts: TokenizerOpts) -> Tokenizer<Sink> {
@@ -1004,8 +1013,22 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#tag-name-state
             states::TagName => loop {
+                // Patched (PATCH.md, 4): a run of name characters is appended at
+                // once, lowercased as the arms below lowercase one character.
+                let Some(set_result) =
+                    self.pop_except_from(input, small_char_set!('\t' '\n' '\x0C' ' ' '/' '>' '\0' '\r'))
+                else {
+                    return ProcessResult::Suspend;
+                };
+                let run_or_char = match set_result {
+                    FromSet(character) => character,
+                    NotFromSet(run) => {
+                        push_lowercased(&mut self.current_tag_name.borrow_mut(), &run);
+                        continue;
+                    },
+                };
                 // Consume the next input character:
-                match get_char!(self, input) {
+                match run_or_char {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
                     // ↪ U+000A LINE FEED (LF)
                     // ↪ U+000C FORM FEED (FF)
@@ -1536,8 +1559,23 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#attribute-name-state
             states::AttributeName => loop {
+                // Patched (PATCH.md, 4): a run of name characters is appended at
+                // once, lowercased as the arms below lowercase one character.
+                let Some(set_result) = self.pop_except_from(
+                    input,
+                    small_char_set!('\t' '\n' '\x0C' ' ' '/' '>' '=' '\0' '"' '\'' '<' '\r'),
+                ) else {
+                    return ProcessResult::Suspend;
+                };
+                let run_or_char = match set_result {
+                    FromSet(character) => character,
+                    NotFromSet(run) => {
+                        push_lowercased(&mut self.current_attr_name.borrow_mut(), &run);
+                        continue;
+                    },
+                };
                 // Consume the next input character:
-                match get_char!(self, input) {
+                match run_or_char {
                     // ↪ U+0009 CHARACTER TABULATION (tab)
                     // ↪ U+000A LINE FEED (LF)
                     // ↪ U+000C FORM FEED (FF)
