@@ -11,7 +11,6 @@
 //!
 //! [`etdm`]: crate::mapping::etdm
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
@@ -34,21 +33,54 @@ impl ListSignatures {
             .nodes()
             .map(|(_, n)| hash(&(&*n.tag, &n.id, n.text, &n.classes, &n.attributes, n.children.len())))
             .collect();
-        let below = |level: &[u64], n: NodeId| hash(&(level[n.index()], children_of(tree, n, level)));
-        let one: Vec<u64> = tree.nodes().map(|(id, _)| below(&own, id)).collect();
-        let two: Vec<u64> = tree.nodes().map(|(id, _)| below(&one, id)).collect();
-        ListSignatures(tree.nodes().map(|(id, _)| hash(&children_of(tree, id, &two))).collect())
+        // The node's own word (none for the list itself), then its children's.
+        let below = |own: Option<u64>, level: &[u64], n: NodeId| {
+            let mut h = Mix::default();
+            own.into_iter().for_each(|w| h.write_u64(w));
+            tree.children(n).iter().for_each(|c| h.write_u64(level[c.index()]));
+            h.finish()
+        };
+        let one: Vec<u64> = tree.nodes().map(|(id, _)| below(Some(own[id.index()]), &own, id)).collect();
+        let two: Vec<u64> = tree.nodes().map(|(id, _)| below(Some(own[id.index()]), &one, id)).collect();
+        ListSignatures(tree.nodes().map(|(id, _)| below(None, &two, id)).collect())
     }
 }
 
-fn children_of(tree: &Tree, n: NodeId, level: &[u64]) -> Vec<u64> {
-    tree.children(n).iter().map(|c| level[c.index()]).collect()
-}
-
 fn hash(value: &impl Hash) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = Mix::default();
     value.hash(&mut h);
     h.finish()
+}
+
+/// A 64-bit hash of words, mixed as splitmix64 mixes: signatures are made
+/// for every node of every key page compared, where SipHash was a visible
+/// share of the time, and two different lists must not share one.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word) ^ ((chunk.len() as u64) << 59));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = splitmix(self.0.rotate_left(23) ^ n);
+    }
+
+    fn finish(&self) -> u64 {
+        splitmix(self.0)
+    }
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// The lists mapped onto one page so far: (key list, page node, inherited
