@@ -41,6 +41,11 @@ pub fn looks_generated(name: &str) -> bool {
     if name.strip_prefix("sc-").is_some_and(|rest| alphanumeric(rest, 5)) {
         return true;
     }
+    // Every rule below wants a digit or a capital; most names (`nav`,
+    // `menu-item`) have neither, and a snapshot asks for every class.
+    if !name.bytes().any(|b| b.is_ascii_digit() || b.is_ascii_uppercase()) {
+        return false;
+    }
     let prefixed = HASH_PREFIXES.iter().filter_map(|p| name.strip_prefix(p)).next();
     if let Some(first) = prefixed.and_then(|rest| rest.split('-').next()) {
         if alphanumeric(first, 5) && first.bytes().any(|b| b.is_ascii_digit()) {
