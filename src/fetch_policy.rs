@@ -109,11 +109,18 @@ pub fn is_action_url(url: &Url) -> bool {
     })
 }
 
-fn decode(segment: &str) -> String {
+/// A path segment as a form value decodes it: percent escapes and `+`
+/// decoded, cut at a `&` (a segment with none of the three, nearly all, is
+/// itself).
+fn decode(segment: &str) -> std::borrow::Cow<'_, str> {
+    if !segment.contains(['%', '+', '&']) {
+        return segment.into();
+    }
     url::form_urlencoded::parse(format!("x={segment}").as_bytes())
         .next()
         .map(|(_, v)| v.into_owned())
         .unwrap_or_default()
+        .into()
 }
 
 /// One path segment or query part: its words, extension dropped.
