@@ -53,8 +53,9 @@ fn hash(value: &impl Hash) -> u64 {
 }
 
 /// A 64-bit hash of words, mixed as splitmix64 mixes: signatures are made
-/// for every node of every key page compared, where SipHash was a visible
-/// share of the time, and two different lists must not share one.
+/// for every node of every key page compared, and a list is looked up for
+/// every node of every skeleton, where SipHash was a visible share of the
+/// time; two different lists must not share a signature.
 #[derive(Default)]
 struct Mix(u64);
 
@@ -87,31 +88,7 @@ fn splitmix(mut x: u64) -> u64 {
 /// markers) → the pairs as positions in the key list, and the markers below.
 #[derive(Default)]
 pub struct RepeatedLists {
-    mapped: HashMap<(u64, NodeId, u64), Arc<MappedList>, BuildHasherDefault<KeyHasher>>,
-}
-
-/// The map's keys are hashes already (and a node number): mixing their
-/// words is enough, and a list is looked up for every node of every
-/// skeleton, where SipHash cost more than the lists it saved on small pages.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        bytes.iter().for_each(|&b| self.write_u64(u64::from(b)));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    mapped: HashMap<(u64, NodeId, u64), Arc<MappedList>, BuildHasherDefault<Mix>>,
 }
 
 impl RepeatedLists {
