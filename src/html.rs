@@ -430,6 +430,46 @@ mod tests {
         assert_eq!((div.attr("a17"), div.attr("a4999")), (Some("v17"), Some("v4999")));
     }
 
+    /// Patches 5 and 6 (vendor/html5ever/PATCH.md) change how raw text,
+    /// comments and attribute values are read, never what they hold: this
+    /// passes with and without them.
+    #[test]
+    fn raw_text_comments_and_values_read_in_runs_keep_every_character() {
+        let text_of = |doc: &Html, tag: &str| -> String {
+            let e = doc.tree.nodes().find(|n| n.value().as_element().is_some_and(|e| e.name() == tag)).unwrap();
+            e.children().filter_map(|c| c.value().as_text().map(|t| t.to_string())).collect()
+        };
+        let comments = |doc: &Html| -> Vec<String> {
+            doc.tree.nodes().filter_map(|n| n.value().as_comment().map(|c| c.to_string())).collect()
+        };
+        let doc = parse(
+            "<title>a\r\nb\rc\n</title><style>p {\r\n color: red }\n\0</style>\
+             <script>if (a < b)\r\n{ x = '<!--'; }\n\r\n\0<!-- <script> -->\n</script>\
+             <!-- one\r\n two\r three - four -- five <!- six \0 --><!---->\
+             <textarea>\r\nfirst\r\n\nsecond &amp; third\0</textarea><pre>\nkept</pre>\
+             <p a=\"x\r\ny\nz &amp; w\0\" b='\r\r\n&lt;' c=u\r\nd=\"\" e=\"aaaaaaaaaaaaaaaaaaaaaaaaa\" f=\"\">",
+        );
+        assert_eq!(text_of(&doc, "title"), "a\nb\nc\n");
+        assert_eq!(text_of(&doc, "style"), "p {\n color: red }\n\u{fffd}");
+        assert_eq!(text_of(&doc, "script"), "if (a < b)\n{ x = '<!--'; }\n\n\u{fffd}<!-- <script> -->\n");
+        assert_eq!(comments(&doc), [" one\n two\n three - four -- five <!- six \u{fffd} ", ""]);
+        assert_eq!(text_of(&doc, "textarea"), "first\n\nsecond & third\u{fffd}", "the first newline is dropped");
+        assert_eq!(text_of(&doc, "pre"), "kept");
+        let p = doc.tree.nodes().find_map(|n| n.value().as_element().filter(|e| e.name() == "p")).unwrap();
+        let attr = |name: &str| p.attr(name).map(str::to_string);
+        assert_eq!(attr("a").as_deref(), Some("x\ny\nz & w\u{fffd}"));
+        assert_eq!(attr("b").as_deref(), Some("\n\n<"));
+        assert_eq!((attr("c").as_deref(), attr("d").as_deref()), (Some("u"), Some("")));
+        assert_eq!((attr("e").unwrap().len(), attr("f").as_deref()), (25, Some("")));
+        // A run across the chunks of a parse that stops to count.
+        let long =
+            format!("<script>{}</script><p title=\"{}\">", "x\n".repeat(CHUNK_BYTES), "y\r\n".repeat(CHUNK_BYTES));
+        let doc = parse_within(&long, 100).unwrap();
+        assert_eq!(text_of(&doc, "script"), "x\n".repeat(CHUNK_BYTES));
+        let p = doc.tree.nodes().find_map(|n| n.value().as_element().filter(|e| e.name() == "p")).unwrap();
+        assert_eq!(p.attr("title"), Some("y\n".repeat(CHUNK_BYTES).as_str()));
+    }
+
     #[test]
     fn names_read_in_runs_are_lowercased_and_end_where_one_character_ends_them() {
         let names = |html: &str| -> Vec<(String, Vec<String>)> {

@@ -340,6 +340,14 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         match d {
             Some(FromSet(c)) => self.get_preprocessed_char(c, input).map(FromSet),
 
+            // Patch 5: a state whose set leaves out U+000A takes newlines
+            // in its runs; they are counted here instead.
+            Some(NotFromSet(ref run)) if set.bits & (1 << b'\n') == 0 => {
+                let newlines = run.bytes().filter(|&b| b == b'\n').count() as u64;
+                self.current_line.set(self.current_line.get() + newlines);
+                d
+            },
+
             // NB: We don't set self.current_char for a run of characters not
             // in the set.  It shouldn't matter for the codepaths that use
             // this.
@@ -653,6 +661,18 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 }
 //§ END
 
+/// Patch 6: appends a run of the input to an attribute value or a comment.
+/// A run taken into an empty one is shared with the input, as a text token
+/// is, instead of copied into a new buffer; a later run right after it in
+/// the input only lengthens it.
+fn append_run(to: &mut StrTendril, run: &StrTendril) {
+    if to.is_empty() {
+        *to = run.clone();
+    } else {
+        to.push_tendril(run);
+    }
+}
+
 // Shorthand for common state machine behaviors.
 macro_rules! shorthand (
     ( $me:ident : create_tag $kind:ident $c:expr   ) => ( $me.create_tag($kind, $c)                           );
@@ -664,7 +684,7 @@ macro_rules! shorthand (
     ( $me:ident : create_attr $c:expr              ) => ( $me.create_attribute($c)                            );
     ( $me:ident : push_name $c:expr                ) => ( $me.current_attr_name.borrow_mut().push_char($c)    );
     ( $me:ident : push_value $c:expr               ) => ( $me.current_attr_value.borrow_mut().push_char($c)   );
-    ( $me:ident : append_value $c:expr             ) => ( $me.current_attr_value.borrow_mut().push_tendril($c));
+    ( $me:ident : append_value $c:expr             ) => ( append_run(&mut $me.current_attr_value.borrow_mut(), $c));
     ( $me:ident : push_comment $c:expr             ) => ( $me.current_comment.borrow_mut().push_char($c)      );
     ( $me:ident : append_comment $c:expr           ) => ( $me.current_comment.borrow_mut().push_slice($c)     );
     ( $me:ident : emit_comment                     ) => ( $me.emit_current_comment()                          );
@@ -830,7 +850,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::RawData(Rcdata) => loop {
                 // Consume the next input character:
                 let Some(set_result) =
-                    self.pop_except_from(input, small_char_set!('\r' '\0' '&' '<' '\n'))
+                    self.pop_except_from(input, small_char_set!('\r' '\0' '&' '<'))
                 else {
                     return ProcessResult::Suspend;
                 };
@@ -861,7 +881,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::RawData(Rawtext) => loop {
                 // Consume the next input character:
                 let Some(set_result) =
-                    self.pop_except_from(input, small_char_set!('\r' '\0' '<' '\n'))
+                    self.pop_except_from(input, small_char_set!('\r' '\0' '<'))
                 else {
                     return ProcessResult::Suspend;
                 };
@@ -890,7 +910,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::RawData(ScriptData) => loop {
                 // Consume the next input character:
                 let Some(set_result) =
-                    self.pop_except_from(input, small_char_set!('\r' '\0' '<' '\n'))
+                    self.pop_except_from(input, small_char_set!('\r' '\0' '<'))
                 else {
                     return ProcessResult::Suspend;
                 };
@@ -918,7 +938,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             // https://html.spec.whatwg.org/#plaintext-state
             states::Plaintext => loop {
                 // Consume the next input character:
-                let Some(set_result) = self.pop_except_from(input, small_char_set!('\r' '\0' '\n'))
+                let Some(set_result) = self.pop_except_from(input, small_char_set!('\r' '\0'))
                 else {
                     return ProcessResult::Suspend;
                 };
@@ -1278,7 +1298,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::RawData(ScriptDataEscaped(DoubleEscaped)) => loop {
                 // Consume the next input character:
                 let Some(set_result) =
-                    self.pop_except_from(input, small_char_set!('\r' '\0' '-' '<' '\n'))
+                    self.pop_except_from(input, small_char_set!('\r' '\0' '-' '<'))
                 else {
                     return ProcessResult::Suspend;
                 };
@@ -1354,7 +1374,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::RawData(ScriptDataEscaped(Escaped)) => loop {
                 // Consume the next input character:
                 let Some(set_result) =
-                    self.pop_except_from(input, small_char_set!('\r' '\0' '-' '<' '\n'))
+                    self.pop_except_from(input, small_char_set!('\r' '\0' '-' '<'))
                 else {
                     return ProcessResult::Suspend;
                 };
@@ -1729,7 +1749,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::AttributeValue(DoubleQuoted) => loop {
                 // Consume the next input character:
                 let Some(set_result) =
-                    self.pop_except_from(input, small_char_set!('\r' '"' '&' '\0' '\n'))
+                    self.pop_except_from(input, small_char_set!('\r' '"' '&' '\0'))
                 else {
                     return ProcessResult::Suspend;
                 };
@@ -1764,7 +1784,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             states::AttributeValue(SingleQuoted) => loop {
                 // Consume the next input character:
                 let Some(set_result) =
-                    self.pop_except_from(input, small_char_set!('\r' '\'' '&' '\0' '\n'))
+                    self.pop_except_from(input, small_char_set!('\r' '\'' '&' '\0'))
                 else {
                     return ProcessResult::Suspend;
                 };
@@ -2028,31 +2048,37 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
             // https://html.spec.whatwg.org/#comment-state
             states::Comment => loop {
-                // Consume the next input character:
-                match get_char!(self, input) {
+                // Consume the next input character (patch 5: a run of
+                // characters none of which has its own arm at once):
+                let Some(set_result) = self.pop_except_from(input, small_char_set!('\r' '\0' '-' '<'))
+                else {
+                    return ProcessResult::Suspend;
+                };
+                match set_result {
                     // ↪ U+003C LESS-THAN SIGN (<)
-                    c @ '<' => {
+                    FromSet(c @ '<') => {
                         // Append the current input character to the comment token's data.
                         // Switch to the comment less-than sign state.
                         go!(self: push_comment c; to State::CommentLessThanSign)
                     },
                     // ↪ U+002D HYPHEN-MINUS (-)
-                    '-' => {
+                    FromSet('-') => {
                         // Switch to the comment end dash state.
                         go!(self: to State::CommentEndDash)
                     },
                     // ↪ U+0000 NULL
-                    '\0' => {
+                    FromSet('\0') => {
                         // This is an unexpected-null-character parse error.
                         // Append a U+FFFD REPLACEMENT CHARACTER character to the comment token's data.
                         self.bad_char_error();
                         go!(self: push_comment '\u{fffd}')
                     },
                     // ↪ Anything else
-                    character => {
+                    FromSet(character) => {
                         // Append the current input character to the comment token's data.
                         go!(self: push_comment character)
                     },
+                    NotFromSet(ref characters) => append_run(&mut self.current_comment.borrow_mut(), characters),
                 }
             },
 
