@@ -121,6 +121,32 @@ pub fn between(p: &Equality, a: &Side, b: &Side) -> f64 {
         + p.w_position * position_probability(a.index, a.siblings, b.index, b.siblings))
 }
 
+/// The most [`between`] can give for `a` and any side `b`, read from `a`
+/// alone: every term at its best for `a` (a set or child count `a` lacks
+/// can at most match `b`'s lack; 1 where `a` has one), summed with the same
+/// weights in the same order. Floating-point products and sums never
+/// decrease when a term grows, so no `b` gives more. Infinite (no bound)
+/// for a weight that is not a finite non-negative number.
+pub fn ceiling(p: &Equality, a: &Side) -> f64 {
+    let weights = [p.w_classes, p.w_attributes, p.w_children, p.w_position];
+    if !weights.iter().all(|w| w.is_finite() && *w >= 0.0) {
+        return f64::INFINITY;
+    }
+    let best = |lacks: bool, none: f64| if lacks { none.max(0.0) } else { 1.0 };
+    let text = p.differing_text.max(1.0);
+    let weighted = text
+        * (p.w_classes * best(a.classes.is_empty(), p.no_classes)
+            + p.w_attributes * best(a.attributes.is_empty(), p.no_attributes)
+            + p.w_children * best(a.children == 0, p.no_children)
+            + p.w_position * 1.0);
+    let equal_at_once = is_unique_in_document(a.tag) || a.id.is_some() || p.absent_ids_equal;
+    if equal_at_once {
+        weighted.max(1.0)
+    } else {
+        weighted
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
