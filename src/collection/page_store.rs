@@ -294,14 +294,14 @@ impl PageSource for StoreSource<'_> {
         ms(self.clock)
     }
 
-    /// A page this source loaded carries its stored URL, so the URL finds
-    /// the stored page whose snapshot it holds.
     /// A page kept unpacked comes with the lists mapped onto it before.
     fn mapped_lists(&self, page: &LoadedPage) -> Option<Arc<Mutex<RepeatedLists>>> {
         let i = self.store.position(&page.url)?;
         self.store.hot.lock().expect("no thread panicked holding it").lists(i, &page.tree)
     }
 
+    /// A page this source loaded carries its stored URL, so the URL finds
+    /// the stored page whose snapshot it holds.
     fn links<'b>(&'b self, page: &'b LoadedPage) -> Cow<'b, [PageLink]> {
         match self.store.position(&page.url) {
             Some(i) => Cow::Owned(self.store.links_of(i, &page.tree)),
