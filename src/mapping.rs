@@ -94,6 +94,9 @@ struct SiblingMatch<'a> {
     /// What each node of `s2` shows to a comparison, read on the first row
     /// when every pair is scored; in a band, read per pair.
     sides: Option<Vec<Side<'a>>>,
+    /// The same of each node of `s1`, read with `sides` (empty in a band,
+    /// where each row reads its own).
+    key_sides: Vec<Side<'a>>,
 }
 
 impl<'a> SiblingMatch<'a> {
@@ -101,7 +104,7 @@ impl<'a> SiblingMatch<'a> {
         let total = s1.len().saturating_mul(s2.len());
         let band =
             if total > cfg.max_sibling_pairs { (cfg.max_sibling_pairs / s1.len().max(1)).max(1) } else { s2.len() };
-        Self { s1, s2, markers, band, row: 0, candidates: Vec::new(), sides: None }
+        Self { s1, s2, markers, band, row: 0, candidates: Vec::new(), sides: None, key_sides: Vec::new() }
     }
 
     /// Scores whole rows until about `budget` comparisons are made (at least
@@ -109,9 +112,10 @@ impl<'a> SiblingMatch<'a> {
     fn score(&mut self, cfg: &Config, t1: &'a Tree, t2: &'a Tree, budget: usize) -> usize {
         if self.sides.is_none() && self.band >= self.s2.len() {
             self.sides = Some(self.s2.iter().map(|&b| Side::of(t2, b, &self.markers)).collect());
+            self.key_sides = self.s1.iter().map(|&a| Side::of(t1, a, &self.markers)).collect();
         }
         if self.row == 0 {
-            if let Some(pairs) = self.paired_in_order(cfg, t1) {
+            if let Some(pairs) = self.paired_in_order(cfg) {
                 self.candidates = pairs;
                 self.row = self.s1.len();
                 return self.s1.len();
@@ -135,13 +139,20 @@ impl<'a> SiblingMatch<'a> {
         while self.row < self.s1.len() && (made == 0 || made < budget) {
             let (i, a) = (self.row, self.s1[self.row]);
             let std::ops::Range { start: lo, end: hi } = self.window(i);
-            let side = Side::of(t1, a, &self.markers);
+            let own;
+            let side = match self.key_sides.get(i) {
+                Some(side) => side,
+                None => {
+                    own = Side::of(t1, a, &self.markers);
+                    &own
+                }
+            };
             for (j, &b) in self.s2.iter().enumerate().take(hi).skip(lo) {
                 let p = match &self.sides {
                     Some(sides) if sides[j].tag() != side.tag() => continue,
-                    Some(sides) => between(&cfg.equality, &side, &sides[j]),
+                    Some(sides) => between(&cfg.equality, side, &sides[j]),
                     None if &*t2.node(b).tag != side.tag() => continue,
-                    None => between(&cfg.equality, &side, &Side::of(t2, b, &self.markers)),
+                    None => between(&cfg.equality, side, &Side::of(t2, b, &self.markers)),
                 };
                 if p > threshold {
                     self.candidates.push(candidate_key(p, i as u32, j as u32));
@@ -170,9 +181,8 @@ impl<'a> SiblingMatch<'a> {
     /// template repeats, a menu or a footer, or the list of a page whose
     /// content adds a few nodes to its skeleton's, costs about n
     /// comparisons, not n².
-    fn paired_in_order(&self, cfg: &Config, t1: &Tree) -> Option<Vec<u128>> {
-        let sides2 = self.sides.as_ref()?;
-        let sides1: Vec<Side> = self.s1.iter().map(|&a| Side::of(t1, a, &self.markers)).collect();
+    fn paired_in_order(&self, cfg: &Config) -> Option<Vec<u128>> {
+        let (sides1, sides2) = (&self.key_sides, self.sides.as_ref()?);
         let e = &cfg.equality;
         let rows_shorter = sides1.len() <= sides2.len();
         let (short, long) = if rows_shorter { (sides1.len(), sides2.len()) } else { (sides2.len(), sides1.len()) };
