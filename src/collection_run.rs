@@ -24,6 +24,7 @@ use crate::collection::site_collection::{collect_site, CollectOptions, PageOutco
 use crate::collection::site_summary::SiteSummary;
 use crate::collection_input::{Input, Record};
 use crate::config::Config;
+use crate::heap_release::{fix_mmap_threshold, release_freed_memory, KEPT_FREE_BYTES};
 
 /// How to run a collection.
 pub struct RunOptions {
@@ -93,48 +94,6 @@ fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// Keeps glibc's threshold for serving an allocation by its own `mmap` at
-/// 128 KiB. By default glibc raises it to the size of each such block freed
-/// (up to 32 MiB), so after a few large pages every later page body, record
-/// and buffer is carved from the heap arenas, whose freed holes stay
-/// resident: peak memory then grew with the number of sites a run had seen
-/// (docs/collection.md). A block served by `mmap` goes back to the system
-/// when freed. Process-wide, so only the CLI sets it.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn fix_mmap_threshold() {
-    const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
-    extern "C" {
-        fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
-    }
-    // SAFETY: mallopt only sets an allocator parameter; called before the
-    // run's threads start, with a documented parameter and a valid value.
-    unsafe {
-        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn fix_mmap_threshold() {}
-
-/// Hands the heap pages a finished site freed back to the system. A site's
-/// extractions leave holes in the worker's arena that the next site only
-/// partly refills, so without this the resident size crept up with every
-/// site a run had seen instead of following the sites in flight.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn release_freed_memory() {
-    extern "C" {
-        fn malloc_trim(pad: usize) -> std::ffi::c_int;
-    }
-    // SAFETY: malloc_trim only returns free pages of glibc's arenas to the
-    // system; it takes the arenas' locks itself.
-    unsafe {
-        malloc_trim(0);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn release_freed_memory() {}
-
 /// Admits a site's records into a page store; the rest are counted.
 pub fn site_input(site: String, records: Vec<Record>, max_nodes: usize) -> SiteInput {
     let mut store = PageStore::new();
@@ -180,7 +139,7 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
                     }
                 });
                 flush(&out, &mut lines, &write_error);
-                release_freed_memory();
+                release_freed_memory(KEPT_FREE_BYTES);
                 let mut all = summaries.lock().expect("summaries");
                 all.push(summary);
                 if progress {
