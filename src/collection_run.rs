@@ -24,7 +24,6 @@ use crate::collection::site_collection::{collect_site, CollectOptions, PageOutco
 use crate::collection::site_summary::SiteSummary;
 use crate::collection_input::{Input, Record};
 use crate::config::Config;
-use crate::heap_release::{fix_mmap_threshold, release_freed_memory, KEPT_FREE_BYTES};
 
 /// How to run a collection.
 pub struct RunOptions {
@@ -139,7 +138,6 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
                     }
                 });
                 flush(&out, &mut lines, &write_error);
-                release_freed_memory(KEPT_FREE_BYTES);
                 let mut all = summaries.lock().expect("summaries");
                 all.push(summary);
                 if progress {
@@ -248,7 +246,6 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
         return Err("Give at least one input: a site folder, a WARC file or a JSONL file.".into());
     }
     let inputs = args.inputs.iter().map(|p| Input::of(p)).collect::<Result<Vec<_>, _>>()?;
-    fix_mmap_threshold();
     let out: Box<dyn Write + Send> = match &args.out {
         Some(path) => {
             Box::new(std::fs::File::create(path).map_err(|e| format!("Cannot write {}: {e}.", path.display()))?)

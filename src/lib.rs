@@ -46,8 +46,6 @@ pub mod collection_bench;
 pub mod collection_input;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod collection_run;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod heap_release;
 pub mod html;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod site_folder;

@@ -3,6 +3,10 @@
 //! `tex extract SITE_DIR KEY_PAGE` treats the folder as the root of an
 //! origin; `tex bench SET_DIR` scores every site of a benchmark set.
 
+#[cfg(feature = "jemalloc")]
+#[path = "tex/allocator.rs"]
+mod allocator;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
