@@ -232,3 +232,17 @@ fn fast_serves_the_cluster_with_zero_loads_and_the_default_compares_each_page() 
     }
     assert!(loads(&compared_summary) > loads(&fast_summary), "each compared page loads its own neighbours");
 }
+
+/// `tex` runs on jemalloc with its own options (src/bin/tex/allocator.rs):
+/// the options are a linked symbol jemalloc reads at start-up, which a
+/// changed build could leave out without any error. jemalloc prints the
+/// options it runs with when asked to through its environment variable.
+#[cfg(feature = "jemalloc")]
+#[test]
+fn tex_runs_on_jemalloc_with_its_own_options() {
+    let output = cargo_bin_cmd!("tex").arg("--version").env("_RJEM_MALLOC_CONF", "stats_print:true").output().unwrap();
+    let stats = String::from_utf8_lossy(&output.stderr);
+    for option in ["opt.percpu_arena: \"percpu\"", "opt.dirty_decay_ms: 250", "opt.muzzy_decay_ms: 0"] {
+        assert!(stats.contains(option), "{option} not in jemalloc's statistics:\n{stats}");
+    }
+}
