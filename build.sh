@@ -262,6 +262,10 @@ package() {
   log "wrote $(ls "$store" | tr '\n' ' ')"
 }
 
+# Every cargo build of the package compiles jemalloc (tex's allocator) from
+# C, which needs make beside the C compiler rustc links with.
+command -v make >/dev/null || apt_install make
+
 case "${1:-build}" in
   build) build ;;
   demo) demo ;;
