@@ -8,12 +8,12 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use template_extractor::bench::read_set;
-use template_extractor::config::{Algorithm, Config, Equality};
-use template_extractor::extract::extract;
-use template_extractor::page_source::PageSource;
-use template_extractor::site_folder::SiteFolder;
-use template_extractor::template::map_page;
+use template_extractor::base::config::{Algorithm, Config, Equality};
+use template_extractor::candidates::page_source::PageSource;
+use template_extractor::decide::template::map_page;
+use template_extractor::eval::bench::read_set;
+use template_extractor::extraction::extract::extract;
+use template_extractor::sources::site_folder::SiteFolder;
 
 fn mapping(c: &mut Criterion) {
     let set = Path::new("../shared/bench/dev");

@@ -7,11 +7,11 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use template_extractor::bench::read_set;
-use template_extractor::dom::{Tree, TreeBuilder};
-use template_extractor::page_source::PageSource;
-use template_extractor::served_alignment::align;
-use template_extractor::site_folder::SiteFolder;
+use template_extractor::candidates::page_source::PageSource;
+use template_extractor::eval::bench::read_set;
+use template_extractor::page::dom::{Tree, TreeBuilder};
+use template_extractor::served::served_alignment::align;
+use template_extractor::sources::site_folder::SiteFolder;
 
 /// `rows` rows of ten elements; `live` adds what scripts add.
 fn page(rows: usize, live: bool) -> Tree {

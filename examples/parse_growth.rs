@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use template_extractor::html;
+use template_extractor::page::html;
 
 /// `head`, then `unit(0)`, `unit(1)`… each followed later by one `close`
 /// (written in reverse at the end), then `tail`: a page of about `bytes`.
@@ -60,7 +60,7 @@ fn main() {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let (low, high) = match args[..] {
         [low, high, ..] => (low, high),
-        _ => (64 << 10, template_extractor::page_body::MAX_PAGE_BYTES),
+        _ => (64 << 10, template_extractor::page::page_body::MAX_PAGE_BYTES),
     };
     let mut sizes = vec![low];
     while *sizes.last().unwrap() * 4 < high {

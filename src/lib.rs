@@ -4,51 +4,38 @@
 //! alternative mapping. Pure Rust over a compact DOM snapshot; the native
 //! parser and CLI live behind `cfg(not(wasm32))`, the browser glue behind
 //! `cfg(wasm32)`.
+//!
+//! The crate is built in layers, declared here bottom-up: a module uses
+//! only its own layer and the layers declared before it (each folder's
+//! `mod.rs` says what it does and what it may use; `tests/layers.rs`
+//! checks it). `wasm` is the browser's glue and `src/bin` the CLI's: they
+//! use every layer, and no layer uses them.
 
-pub mod app_shell;
-pub mod compare_ahead;
-pub mod complete_subdigraph;
-pub mod config;
-pub mod current_item;
-pub mod dom;
-pub mod dom_distance;
-pub mod equality;
-pub mod error;
-pub mod extract;
-pub mod fetch_policy;
-pub mod generated_names;
-pub mod hyperlink;
-pub mod layout_agreement;
-pub mod link_order;
-pub mod mapping;
-pub mod page_body;
-pub mod page_source;
-pub mod repeated_lists;
-pub mod rtdm;
-pub mod saved_template;
-pub mod score;
-pub mod served_alignment;
-pub mod served_key;
-pub mod state_marker;
-pub mod template;
-pub mod template_memory;
-pub mod text_recurrence;
-pub mod view_collapse;
-pub mod visited_routes;
-
+// errors and tunables
+pub mod base;
+// a page read into a snapshot, and written back
+pub mod page;
+// one page mapped onto another
+pub mod compare;
+// which pages to compare, and where they come from
+pub mod candidates;
+// from mappings to a template
+pub mod decide;
+// one whole extraction
+pub mod extraction;
+// the key page as the site serves it
+pub mod served;
+// what is remembered between extractions
+pub mod memory;
+// pages from the file system
 #[cfg(not(target_arch = "wasm32"))]
-pub mod bench;
+pub mod sources;
+// whole crawls
 #[cfg(not(target_arch = "wasm32"))]
 pub mod collection;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod collection_bench;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod collection_input;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod collection_run;
-pub mod html;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod site_folder;
+// scores against hand-marked pages
+pub mod eval;
+// the browser's glue
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 /// The extension's failure sentences are plain Rust: their tests also run

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
-use template_extractor::page_body::MAX_PAGE_BYTES;
+use template_extractor::page::page_body::MAX_PAGE_BYTES;
 
 /// An article page of one layout: a menu of the five articles, a footer.
 /// Articles differ in words, not only in numbers (numbers read as one shape).

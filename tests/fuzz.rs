@@ -7,12 +7,12 @@
 //! `PROPTEST_CASES` raises the budget (default 48 cases, seconds).
 
 use proptest::prelude::*;
-use template_extractor::config::Config;
-use template_extractor::extract::extract;
-use template_extractor::html::{parse, snapshot, template_html};
-use template_extractor::page_source::PageSource;
-use template_extractor::site_folder::SiteFolder;
-use template_extractor::template::is_top_down_closed;
+use template_extractor::base::config::Config;
+use template_extractor::candidates::page_source::PageSource;
+use template_extractor::decide::template::is_top_down_closed;
+use template_extractor::extraction::extract::extract;
+use template_extractor::page::html::{parse, snapshot, template_html};
+use template_extractor::sources::site_folder::SiteFolder;
 
 /// One piece of markup: any mix of well-formed and broken fragments.
 fn fragment() -> impl Strategy<Value = String> {
@@ -85,7 +85,7 @@ proptest! {
             prop_assert_eq!(snapshot(&doc).unwrap().len(), key.tree.len());
             let all = vec![true; key.tree.len()];
             let whole = snapshot(&parse(&template_html(&doc, &all))).unwrap();
-            let tags = |t: &template_extractor::dom::Tree| t.nodes().map(|(_, n)| n.tag.to_string()).collect::<Vec<_>>();
+            let tags = |t: &template_extractor::page::dom::Tree| t.nodes().map(|(_, n)| n.tag.to_string()).collect::<Vec<_>>();
             if tags(&whole) != tags(&key.tree) {
                 let _ = std::fs::remove_dir_all(&dir);
                 return Ok(());

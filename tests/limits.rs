@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use template_extractor::page_body::MAX_PAGE_BYTES;
+use template_extractor::page::page_body::MAX_PAGE_BYTES;
 
 fn tex(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tex")).args(args).output().expect("tex runs")

@@ -78,6 +78,7 @@ fn building_md_names_the_rust_version_of_cargo_toml() {
 #[test]
 fn the_popup_states_the_core_default_number_of_loads() {
     let runner = std::fs::read_to_string("extension/runner.js").unwrap();
-    let wanted = format!("const DEFAULT_MAX_LOADS = {};", template_extractor::config::Config::default().max_loads);
+    let wanted =
+        format!("const DEFAULT_MAX_LOADS = {};", template_extractor::base::config::Config::default().max_loads);
     assert!(runner.contains(&wanted), "extension/runner.js should say {wanted}");
 }

@@ -7,7 +7,7 @@
 //! `cargo run --release --example parse_growth`.
 
 use proptest::prelude::*;
-use template_extractor::html::{parse, snapshot, MAX_ACTIVE_FORMATTING, MAX_OPEN_ELEMENTS};
+use template_extractor::page::html::{parse, snapshot, MAX_ACTIVE_FORMATTING, MAX_OPEN_ELEMENTS};
 
 /// One hostile unit; `{i}` makes attributes distinct so the Noah's Ark
 /// clause does not merge formatting elements.

@@ -1,11 +1,11 @@
 //! Properties of the mappings and the template on random trees.
 
 use proptest::prelude::*;
-use template_extractor::config::{Algorithm, Config};
-use template_extractor::dom::{NodeId, Tree, TreeBuilder};
-use template_extractor::mapping::{etdm, Mapping};
-use template_extractor::repeated_lists::{etdm_remembering, ListSignatures, RepeatedLists};
-use template_extractor::template::{is_top_down_closed, map_page, template};
+use template_extractor::base::config::{Algorithm, Config};
+use template_extractor::compare::mapping::{etdm, Mapping};
+use template_extractor::compare::repeated_lists::{etdm_remembering, ListSignatures, RepeatedLists};
+use template_extractor::decide::template::{is_top_down_closed, map_page, template};
+use template_extractor::page::dom::{NodeId, Tree, TreeBuilder};
 
 /// A random element: tag, optional class, children.
 #[derive(Clone, Debug)]

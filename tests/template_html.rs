@@ -7,12 +7,12 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use scraper::Html;
-use template_extractor::config::Config;
-use template_extractor::dom::{Node, NodeId, Tree};
-use template_extractor::extract::extract;
-use template_extractor::html::{parse, snapshot, template_html};
-use template_extractor::page_source::PageSource;
-use template_extractor::site_folder::SiteFolder;
+use template_extractor::base::config::Config;
+use template_extractor::candidates::page_source::PageSource;
+use template_extractor::extraction::extract::extract;
+use template_extractor::page::dom::{Node, NodeId, Tree};
+use template_extractor::page::html::{parse, snapshot, template_html};
+use template_extractor::sources::site_folder::SiteFolder;
 
 /// The kept nodes of `tree`: those marked in `keep` whose ancestors are all
 /// kept (removing an element removes its subtree).

@@ -4,7 +4,7 @@
 //! Firefox) require the web-sys walk to produce those same descriptions.
 //! `TEX_BLESS=1 cargo test --test web` rewrites them after a deliberate change.
 
-use template_extractor::dom::Tree;
+use template_extractor::page::dom::Tree;
 
 #[path = "web/common.rs"]
 mod common;
@@ -12,7 +12,7 @@ use common::{describe, expected, FIXTURES};
 
 #[test]
 fn stored_snapshots_are_the_native_ones() {
-    use template_extractor::html::{parse, snapshot};
+    use template_extractor::page::html::{parse, snapshot};
     let bless = std::env::var_os("TEX_BLESS").is_some();
     for (name, html) in FIXTURES {
         let native = describe(&snapshot(&parse(html)).expect("elements"));

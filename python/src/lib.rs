@@ -6,11 +6,11 @@
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use template_extractor::base::config::{Config, PRESETS};
+use template_extractor::collection::input::{Input, Record};
 use template_extractor::collection::rejection::{Rejection, Rejections};
+use template_extractor::collection::run::{site_input, PageLine};
 use template_extractor::collection::site_collection::{collect_site as collect, CollectOptions, Serving};
-use template_extractor::collection_input::{Input, Record};
-use template_extractor::collection_run::{site_input, PageLine};
-use template_extractor::config::{Config, PRESETS};
 use url::Url;
 
 /// Serde value to a Python object, through Python's own `json` module.

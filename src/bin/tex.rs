@@ -11,18 +11,21 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use template_extractor::bench::{everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck};
+use template_extractor::base::config::{Config, PRESETS};
+use template_extractor::base::error::ExtractError;
+use template_extractor::collection::run as collection_run;
 use template_extractor::collection::site_collection::{CollectOptions, Serving};
-use template_extractor::config::{Config, PRESETS};
-use template_extractor::dom::Tree;
-use template_extractor::error::ExtractError;
-use template_extractor::extract::{extract, template_paths};
-use template_extractor::html::{parse, saved_template_html, SavedHead};
-use template_extractor::saved_template::{neutral_title, saved_keep};
-use template_extractor::score::{disagreement, has_gold, score};
-use template_extractor::site_folder::SiteFolder;
-use template_extractor::template_memory::{Memory, Recall};
-use template_extractor::{collection_bench, collection_run};
+use template_extractor::eval::bench::{
+    everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck,
+};
+use template_extractor::eval::collection_bench;
+use template_extractor::eval::score::{disagreement, has_gold, score};
+use template_extractor::extraction::extract::{extract, template_paths};
+use template_extractor::memory::template_memory::{Memory, Recall};
+use template_extractor::page::dom::Tree;
+use template_extractor::page::html::{parse, saved_template_html, SavedHead};
+use template_extractor::page::saved_template::{neutral_title, saved_keep};
+use template_extractor::sources::site_folder::SiteFolder;
 
 /// `println!` that ignores a closed stdout: `tex extract … | head` must not
 /// panic on the broken pipe, and still writes its `--json` and `--html` files.
@@ -314,7 +317,7 @@ fn run_extract(site: PathBuf, key: String, cfg: Config, out: Output) -> Result<(
             v["template_paths"] = serde_json::json!(template_paths(&tree, &x.template));
         }
         if let Some((s, d)) = &gold {
-            let nodes = |ids: &[template_extractor::dom::NodeId]| match with_paths {
+            let nodes = |ids: &[template_extractor::page::dom::NodeId]| match with_paths {
                 true => serde_json::json!(ids.iter().map(|&i| tree.path(i)).collect::<Vec<_>>()),
                 false => serde_json::json!(ids.iter().map(|i| i.index()).collect::<Vec<_>>()),
             };

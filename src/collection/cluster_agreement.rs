@@ -16,10 +16,10 @@
 //!   content) stays as it judged: the representatives cannot see how this
 //!   page's replies, products or cart items differ from its neighbours'.
 
-use crate::config::Config;
-use crate::dom::Tree;
-use crate::template_memory::{node_paths, PreparedCluster, ServedPage};
-use crate::text_recurrence::lists;
+use crate::base::config::Config;
+use crate::decide::text_recurrence::lists;
+use crate::memory::template_memory::{node_paths, PreparedCluster, ServedPage};
+use crate::page::dom::Tree;
 
 /// Among the nodes the page's own template `own` leaves out, those onto
 /// which the skeletons of more than half of the representatives map (a node
@@ -126,7 +126,7 @@ pub fn joined(tree: &Tree, own: &[bool], mut majority: Vec<bool>) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::html::{parse, snapshot};
+    use crate::page::html::{parse, snapshot};
 
     #[test]
     fn the_majority_adds_nodes_but_not_into_a_list_the_page_found_varying() {
@@ -152,8 +152,8 @@ mod tests {
 
     #[test]
     fn the_majority_is_that_of_every_skeleton_on_the_nodes_the_page_left_out() {
-        use crate::dom::test_trees::tree;
-        use crate::template_memory::Cluster;
+        use crate::memory::template_memory::Cluster;
+        use crate::page::dom::test_trees::tree;
         let cfg = Config::default();
         let page = tree("html( body( nav( a a ) aside.s( p ) main( h1 p ) footer( p ) ) )");
         let url = url::Url::parse("http://s.org/a.html").unwrap();

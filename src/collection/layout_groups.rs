@@ -3,7 +3,7 @@
 //! first group whose leader it resembles, else leads a new group. One pass,
 //! pages times groups comparisons, and a site has few layouts.
 
-use crate::template_memory::{layout_similarity, SAME_LAYOUT};
+use crate::memory::template_memory::{layout_similarity, SAME_LAYOUT};
 
 /// Members compared with each other when choosing representatives: enough
 /// to find a typical page, bounded so a 10,000-page group costs no more.

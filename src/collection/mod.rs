@@ -16,6 +16,7 @@
 //! hands pages in as bytes.
 
 pub mod cluster_agreement;
+pub mod input;
 pub mod layout_groups;
 pub mod packed_tree;
 pub mod page_admission;
@@ -23,5 +24,6 @@ pub mod page_content;
 pub mod page_store;
 pub mod rejection;
 pub mod rendered_body;
+pub mod run;
 pub mod site_collection;
 pub mod site_summary;

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::dom::{Gold, Node, NodeId, Tree};
+use crate::page::dom::{Gold, Node, NodeId, Tree};
 
 /// A tree's distinct tags, then its nodes, field by field, in document
 /// order, each node's tag as an index into them: an unpacked tree shares one
@@ -184,7 +184,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::html::{parse, snapshot};
+    use crate::page::html::{parse, snapshot};
 
     #[test]
     fn unpacking_gives_the_tree_that_was_packed() {

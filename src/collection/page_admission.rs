@@ -2,9 +2,9 @@
 //! the extension's byte and element limits, binary data and non-HTML bodies
 //! refused, the page's charset decoded strictly, and a nesting limit.
 
-use crate::dom::Tree;
-use crate::html::{parse, snapshot};
-use crate::page_body::{decode_reporting, is_binary, MAX_PAGE_BYTES};
+use crate::page::dom::Tree;
+use crate::page::html::{parse, snapshot};
+use crate::page::page_body::{decode_reporting, is_binary, MAX_PAGE_BYTES};
 
 use super::rejection::Rejection;
 use super::rendered_body::RenderedBody;

@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use std::borrow::Cow;
 
-use crate::dom::{NodeId, Tree};
-use crate::html::numbered_elements;
+use crate::page::dom::{NodeId, Tree};
+use crate::page::html::numbered_elements;
 
 use super::rendered_body::RenderedBody;
 
@@ -133,7 +133,7 @@ pub fn own_texts(doc: &Html) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::html::{parse, snapshot};
+    use crate::page::html::{parse, snapshot};
 
     #[test]
     fn content_is_the_topmost_non_template_elements_of_the_body() {

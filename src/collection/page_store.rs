@@ -10,13 +10,13 @@ use std::time::Instant;
 
 use url::Url;
 
-use crate::dom::{NodeId, Tree};
-use crate::error::LoadError;
-use crate::hyperlink::{page_links, PageLink};
-use crate::page_body::ByteBudget;
-use crate::page_source::{LoadedPage, PageSource};
-use crate::repeated_lists::RepeatedLists;
-use crate::template_memory::layout_signature;
+use crate::base::error::LoadError;
+use crate::candidates::hyperlink::{page_links, PageLink};
+use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::compare::repeated_lists::RepeatedLists;
+use crate::memory::template_memory::layout_signature;
+use crate::page::dom::{NodeId, Tree};
+use crate::page::page_body::ByteBudget;
 
 use super::packed_tree::PackedTree;
 use super::page_admission::Admitted;

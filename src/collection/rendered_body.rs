@@ -16,8 +16,8 @@ use ego_tree::iter::Edge;
 use html5ever::serialize::{HtmlSerializer, SerializeOpts, Serializer, TraversalScope};
 use scraper::{Html, Node};
 
-use crate::dom::{NodeId, Tree};
-use crate::html::numbered_elements;
+use crate::page::dom::{NodeId, Tree};
+use crate::page::html::numbered_elements;
 
 use super::page_content::is_raw_text;
 
@@ -181,7 +181,7 @@ fn is_void(name: &html5ever::QualName) -> bool {
 mod tests {
     use super::*;
     use crate::collection::page_content::{page_content, rendered_content};
-    use crate::html::{parse, snapshot};
+    use crate::page::html::{parse, snapshot};
 
     /// Every way of cutting the page into template and content gives the
     /// same content from the rendering as from the parsed page.

@@ -10,12 +10,12 @@ use std::sync::Arc;
 use serde::Serialize;
 use url::Url;
 
-use crate::config::Config;
-use crate::dom::Tree;
-use crate::extract::extract;
-use crate::html::parse;
-use crate::page_source::{LoadedPage, PageSource};
-use crate::template_memory::{Cluster, PreparedCluster};
+use crate::base::config::Config;
+use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::extraction::extract::extract;
+use crate::memory::template_memory::{Cluster, PreparedCluster};
+use crate::page::dom::Tree;
+use crate::page::html::parse;
 
 use super::cluster_agreement::{joined, majority, unseen_frame, votes};
 use super::layout_groups::{group_by_layout, representatives};
@@ -445,7 +445,10 @@ mod tests {
     struct Unkept<'a>(super::super::page_store::StoreSource<'a>);
 
     impl PageSource for Unkept<'_> {
-        async fn load(&self, url: &Url) -> Result<crate::page_source::LoadedPage, crate::error::LoadError> {
+        async fn load(
+            &self,
+            url: &Url,
+        ) -> Result<crate::candidates::page_source::LoadedPage, crate::base::error::LoadError> {
             self.0.load(url).await
         }
 
@@ -482,7 +485,7 @@ mod tests {
         let url = store.pages()[0].url.clone();
         // A representative's template: html, body and the header, nav and footer with all below them.
         let learnt = |html: &str| {
-            let tree = crate::html::snapshot(&parse(html)).unwrap();
+            let tree = crate::page::html::snapshot(&parse(html)).unwrap();
             let flags: Vec<bool> = tree
                 .nodes()
                 .map(|(id, _)| {

@@ -8,8 +8,8 @@ use futures::future::{select, Either, FutureExt, Shared};
 use url::Url;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::error::LoadError;
-use crate::page_source::{LoadedPage, PageSource, SourceWrapper};
+use crate::base::error::LoadError;
+use crate::candidates::page_source::{LoadedPage, PageSource, SourceWrapper};
 
 thread_local! {
     /// Resolves the running extraction's cancel promise; `None` when idle.

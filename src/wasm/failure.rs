@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::error::{ExtractError, LoadError};
+use crate::base::error::{ExtractError, LoadError};
 
 /// One sentence in a form any locale can render: `key` names the message,
 /// `args` fill its `$1`…`$9`; an argument may itself be a nested sentence.

@@ -6,7 +6,7 @@
 //!
 //! Safety rules (docs/design.md, "Limits"): no credentials are
 //! sent, no request leaves the origin, a body is read as a stream and
-//! dropped at the byte limits of [`crate::page_body`], binary data is
+//! dropped at the byte limits of [`crate::page::page_body`], binary data is
 //! refused before parsing, and text is decoded with the page's charset.
 
 use std::cell::{Cell, RefCell};
@@ -23,9 +23,9 @@ use web_sys::{
 };
 
 use super::slices::SLICE_MS;
-use crate::error::LoadError;
-use crate::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
-use crate::page_source::{LoadedPage, PageSource};
+use crate::base::error::LoadError;
+use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::page::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
 
 /// What the source reports as the extraction goes, so the popup can show progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -263,7 +263,7 @@ impl FetchSource {
     /// One chunk of a parse, its duration added to both totals.
     fn busy_step(
         &self,
-        parse: &mut crate::html::ChunkedParse,
+        parse: &mut crate::page::html::ChunkedParse,
         total: &mut f64,
         unyielded: &mut f64,
     ) -> Result<bool, usize> {
@@ -321,7 +321,7 @@ impl FetchSource {
         // whole parse, and a small one is parsed at once, as before.
         let too_large =
             |nodes, parse_ms| LoadError::TooLarge { url: url.to_string(), nodes, limit: self.max_nodes, parse_ms };
-        let mut parse = crate::html::ChunkedParse::new(&html, self.max_nodes);
+        let mut parse = crate::page::html::ChunkedParse::new(&html, self.max_nodes);
         let (mut parse_ms, mut unyielded_ms) = (0.0, 0.0);
         while self
             .busy_step(&mut parse, &mut parse_ms, &mut unyielded_ms)
@@ -338,7 +338,7 @@ impl FetchSource {
             self.yield_now().await;
         }
         // The walk too, in steps: a 100,000-element page takes a few hundred milliseconds.
-        let mut walk = crate::html::SnapshotWalk::new(&doc);
+        let mut walk = crate::page::html::SnapshotWalk::new(&doc);
         let (mut snapshot_ms, mut unyielded_ms) = (0.0, 0.0);
         loop {
             let (more, ms) = self.busy(|| walk.step(SNAPSHOT_EDGES));

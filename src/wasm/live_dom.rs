@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::slices::Slices;
-use crate::dom::{Tree, TreeBuilder, OWN_ATTRIBUTE_PREFIX};
+use crate::page::dom::{Tree, TreeBuilder, OWN_ATTRIBUTE_PREFIX};
 
 /// A random word drawn once per load of the core in a page: every attribute
 /// the extension sets is `data-tex-<word>-<kind>`, a name no page can have

@@ -17,7 +17,7 @@ use web_sys::Element;
 
 use super::live_dom::{self, mark, OWN};
 use super::slices::Slices;
-use crate::dom::Tree;
+use crate::page::dom::Tree;
 
 #[wasm_bindgen]
 extern "C" {

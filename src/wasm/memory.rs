@@ -11,9 +11,9 @@ use wasm_bindgen::prelude::*;
 
 use super::failure::{text, Failure};
 use super::{check, document, install, live_snapshot, reject, take_last, to_js, with_last, Check, Extracted};
-use crate::config::Config;
-use crate::error::ExtractError;
-use crate::template_memory::{rememberable, Memory, MemoryError};
+use crate::base::config::Config;
+use crate::base::error::ExtractError;
+use crate::memory::template_memory::{rememberable, Memory, MemoryError};
 
 /// Most clusters kept per origin: a site rarely has more page layouts, and
 /// a cluster weighs tens of kilobytes, so storage stays small. The oldest

@@ -22,14 +22,14 @@ use url::Url;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
-use crate::config::Config;
-use crate::dom::Tree;
-use crate::error::{ExtractError, LoadError};
-use crate::extract::{template_paths_within, MAX_REPORT_PATH_BYTES};
-use crate::hyperlink::page_links;
-use crate::page_source::{LoadedPage, PageSource};
-use crate::score::{disagreement, has_gold, macro_average, score, Score};
-use crate::served_key::{extract_live, Fallback, KeySource, LiveExtraction};
+use crate::base::config::Config;
+use crate::base::error::{ExtractError, LoadError};
+use crate::candidates::hyperlink::page_links;
+use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::eval::score::{disagreement, has_gold, macro_average, score, Score};
+use crate::extraction::extract::{template_paths_within, MAX_REPORT_PATH_BYTES};
+use crate::page::dom::Tree;
+use crate::served::served_key::{extract_live, Fallback, KeySource, LiveExtraction};
 use cancel::Cancellable;
 use failure::{text, Failure};
 use fetch_source::{FetchSource, Step};
@@ -90,7 +90,7 @@ struct Progress {
 #[derive(Serialize)]
 struct Report<'a> {
     #[serde(flatten)]
-    extraction: &'a crate::extract::Extraction,
+    extraction: &'a crate::extraction::extract::Extraction,
     /// Which key page the linked pages were compared with, and what scripts added.
     key_source: &'a KeySource,
     /// Why the served key page could not be read, as a sentence any locale renders.
@@ -171,7 +171,7 @@ pub fn macro_average_of(scores_json: &str) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn everything_is_template_of(scores_json: &str) -> Result<JsValue, JsValue> {
     let scores: Vec<Score> = serde_json::from_str(scores_json).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    let all: Vec<Score> = scores.iter().map(crate::score::everything_is_template).collect();
+    let all: Vec<Score> = scores.iter().map(crate::eval::score::everything_is_template).collect();
     to_js(&macro_average(&all))
 }
 

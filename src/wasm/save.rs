@@ -7,9 +7,9 @@ use web_sys::{Document, Element, HtmlElement};
 
 use super::live_dom::{self, mark, OWN};
 use super::view::remove_marks;
-use crate::dom::{NodeId, Tree};
-use crate::saved_template::{neutral_title, saved_keep};
-use crate::view_collapse::emptied_and_holders;
+use crate::page::dom::{NodeId, Tree};
+use crate::page::saved_template::{neutral_title, saved_keep};
+use crate::page::view_collapse::emptied_and_holders;
 
 /// `<!DOCTYPE html>` and the template view's copy of the page with the
 /// page's head (scripts aside), a neutral title and a `<base>` so the saved

@@ -10,9 +10,9 @@ use web_sys::{Document, Element};
 
 use super::live_dom::{mark, OWN};
 use super::slices::Slices;
-use crate::dom::{NodeId, Tree};
-use crate::score::{disagreement, gold_template};
-use crate::view_collapse::emptied_and_holders;
+use crate::eval::score::{disagreement, gold_template};
+use crate::page::dom::{NodeId, Tree};
+use crate::page::view_collapse::emptied_and_holders;
 
 /// Set on every template element while a view other than the original shows.
 pub const TEMPLATE: &str = "template";

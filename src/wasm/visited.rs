@@ -16,10 +16,10 @@ use super::{
     check, document, install, json_to_js, live_dom, read_key, reject, sentence, take_last, to_js, web_page_url, Check,
     Extracted,
 };
-use crate::config::Config;
-use crate::error::ExtractError;
-use crate::extract::Extraction;
-use crate::visited_routes::{VisitedError, VisitedRoutes};
+use crate::base::config::Config;
+use crate::base::error::ExtractError;
+use crate::extraction::extract::Extraction;
+use crate::memory::visited_routes::{VisitedError, VisitedRoutes};
 
 thread_local! {
     static VISITED: RefCell<VisitedRoutes> = RefCell::new(VisitedRoutes::new());

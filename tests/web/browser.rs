@@ -14,11 +14,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Document, DomParser, HtmlIFrameElement, SupportedType};
 
-use template_extractor::config::Config;
-use template_extractor::dom::TreeBuilder;
-use template_extractor::dom::{NodeId, Tree};
-use template_extractor::mapping::etdm;
-use template_extractor::page_source::PageSource;
+use template_extractor::base::config::Config;
+use template_extractor::candidates::page_source::PageSource;
+use template_extractor::compare::mapping::etdm;
+use template_extractor::page::dom::TreeBuilder;
+use template_extractor::page::dom::{NodeId, Tree};
 use template_extractor::wasm::fetch_source::{yield_to_event_loop, FetchSource};
 use template_extractor::wasm::live_dom;
 use template_extractor::wasm::live_dom::{mark, OWN};

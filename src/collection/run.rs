@@ -1,0 +1,299 @@
+//! `tex collect`: a crawl's inputs grouped into sites, sites processed in
+//! parallel, one JSONL line per page and a summary per site. Glue only:
+//! reading, threads and writing; each site is `collection::site_collection`.
+//!
+//! Memory: by default every record is read and grouped by site first, so
+//! the whole collection's HTML is held at once (grouping costs memory, not
+//! time). With `sorted` the input is taken to be ordered by site and each
+//! site is handed on as soon as the next begins, so at most `2 × jobs + 1`
+//! sites are held: memory is bounded by the largest sites, not the crawl.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::base::config::Config;
+use crate::collection::input::{Input, Record};
+use crate::collection::page_admission::admit;
+use crate::collection::page_content::markdown;
+use crate::collection::page_store::PageStore;
+use crate::collection::rejection::{Rejection, Rejections};
+use crate::collection::site_collection::{collect_site, CollectOptions, PageOutcome, SiteInput};
+use crate::collection::site_summary::SiteSummary;
+
+/// How to run a collection.
+pub struct RunOptions {
+    pub inputs: Vec<Input>,
+    pub config: Config,
+    pub collect: CollectOptions,
+    pub jobs: usize,
+    pub sorted: bool,
+    pub progress: bool,
+    /// Add each page's content as Markdown.
+    pub markdown: bool,
+}
+
+/// One output line.
+#[derive(Serialize)]
+pub struct PageLine<'a> {
+    pub url: &'a str,
+    pub site: &'a str,
+    pub cluster: Option<usize>,
+    pub status: crate::collection::site_collection::PageStatus,
+    pub template_share: f64,
+    pub content_text: &'a str,
+    pub content_html: &'a str,
+    /// Present when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_markdown: Option<String>,
+}
+
+impl<'a> PageLine<'a> {
+    /// The line of page `p`, with its content as Markdown when `with_markdown`.
+    pub fn new(site: &'a str, p: &'a PageOutcome, with_markdown: bool) -> Self {
+        PageLine {
+            url: p.url.as_str(),
+            site,
+            cluster: p.cluster,
+            status: p.status,
+            template_share: p.content.template_share,
+            content_text: &p.content.text,
+            content_html: &p.content.html,
+            content_markdown: with_markdown.then(|| markdown(&p.content.html).unwrap_or_default()),
+        }
+    }
+}
+
+/// The whole run's report.
+#[derive(Serialize)]
+pub struct RunReport {
+    pub sites: Vec<SiteSummary>,
+    pub pages: usize,
+    pub bytes: usize,
+    /// Records left out before they had a site (unreadable URLs, broken files).
+    pub unattributed: Rejections,
+    /// Every left-out record, by reason.
+    pub rejected: Rejections,
+    /// Inputs that could not be opened, one sentence each.
+    pub unreadable: Vec<String>,
+    pub seconds: f64,
+    /// The process's peak resident memory, where the system tells it (Linux).
+    pub peak_rss_mb: Option<f64>,
+}
+
+/// Peak resident memory of this process in MB (VmHWM), `None` off Linux.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: f64 =
+        status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Admits a site's records into a page store; the rest are counted.
+pub fn site_input(site: String, records: Vec<Record>, max_nodes: usize) -> SiteInput {
+    let mut store = PageStore::new();
+    let mut rejected = Rejections::default();
+    for r in records {
+        match admit(&r.body, r.content_type.as_deref(), max_nodes) {
+            Ok(a) => {
+                if !store.insert(r.url, a) {
+                    rejected.add(Rejection::Duplicate);
+                }
+            }
+            Err(reason) => rejected.add(reason),
+        }
+    }
+    SiteInput { site, store, rejected }
+}
+
+/// Runs the collection, writing page lines to `out`.
+pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, String> {
+    let started = Instant::now();
+    let out = Arc::new(Mutex::new(std::io::BufWriter::new(out)));
+    let jobs = opts.jobs.max(1);
+    let (tx, rx) = sync_channel::<(String, Vec<Record>)>(jobs);
+    let rx = Arc::new(Mutex::new(rx));
+    let summaries = Arc::new(Mutex::new(Vec::<SiteSummary>::new()));
+    let progress = opts.progress;
+    let write_error = Arc::new(Mutex::new(None::<String>));
+    let mut unattributed = Rejections::default();
+    let mut unreadable = Vec::new();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let (rx, out, summaries, write_error) = (rx.clone(), out.clone(), summaries.clone(), write_error.clone());
+            scope.spawn(move || loop {
+                let next = rx.lock().expect("queue").recv();
+                let Ok((site, records)) = next else { return };
+                let input = site_input(site.clone(), records, opts.config.max_nodes);
+                let mut lines = Vec::new();
+                let summary = collect_site(&opts.config, &opts.collect, input, |p| {
+                    let line = serde_json::to_string(&PageLine::new(&site, p, opts.markdown)).expect("line serialises");
+                    lines.push(line);
+                    if lines.len() >= 64 {
+                        flush(&out, &mut lines, &write_error);
+                    }
+                });
+                flush(&out, &mut lines, &write_error);
+                let mut all = summaries.lock().expect("summaries");
+                all.push(summary);
+                if progress {
+                    let pages: usize = all.iter().map(|s| s.pages).sum();
+                    eprint!("\r{} sites, {pages} pages, {:.0} s", all.len(), started.elapsed().as_secs_f64());
+                }
+            });
+        }
+        let send = |site: String, records: Vec<Record>| tx.send((site, records)).is_ok();
+        // Every readable record of every input, in input order; unreadable
+        // inputs and bad records are counted by reason.
+        let mut each_record = |f: &mut dyn FnMut(Record)| {
+            for input in &opts.inputs {
+                match input.records() {
+                    Ok(records) => records.for_each(|item| match item {
+                        Err(reason) => unattributed.add(reason),
+                        Ok(r) => f(r),
+                    }),
+                    Err(e) => unreadable.push(e),
+                }
+            }
+        };
+        if opts.sorted {
+            let mut current: Option<(String, Vec<Record>)> = None;
+            each_record(&mut |r| match &mut current {
+                Some((site, rs)) if *site == r.site => rs.push(r),
+                _ => {
+                    if let Some((site, rs)) = current.replace((r.site.clone(), vec![r])) {
+                        send(site, rs);
+                    }
+                }
+            });
+            if let Some((site, rs)) = current {
+                send(site, rs);
+            }
+        } else {
+            let mut sites: BTreeMap<String, Vec<Record>> = BTreeMap::new();
+            each_record(&mut |r| sites.entry(r.site.clone()).or_default().push(r));
+            for (site, rs) in sites {
+                send(site, rs);
+            }
+        }
+        drop(tx);
+    });
+    if progress {
+        eprintln!();
+    }
+    out.lock().expect("output").flush().map_err(|e| format!("Cannot write the output: {e}."))?;
+    if let Some(e) = write_error.lock().expect("error").take() {
+        return Err(e);
+    }
+    let mut sites = Arc::try_unwrap(summaries).expect("threads ended").into_inner().expect("summaries");
+    sites.sort_by(|a, b| a.site.cmp(&b.site));
+    let mut rejected = unattributed.clone();
+    sites.iter().for_each(|s| rejected.merge(&s.rejected));
+    Ok(RunReport {
+        pages: sites.iter().map(|s| s.pages).sum(),
+        bytes: sites.iter().map(|s| s.bytes).sum(),
+        sites,
+        unattributed,
+        rejected,
+        unreadable,
+        seconds: started.elapsed().as_secs_f64(),
+        peak_rss_mb: peak_rss_mb(),
+    })
+}
+
+fn flush(
+    out: &Mutex<std::io::BufWriter<Box<dyn Write + Send>>>,
+    lines: &mut Vec<String>,
+    error: &Mutex<Option<String>>,
+) {
+    let mut out = out.lock().expect("output");
+    for line in lines.drain(..) {
+        if let Err(e) = writeln!(out, "{line}") {
+            error.lock().expect("error").get_or_insert(format!("Cannot write the output: {e}."));
+            return;
+        }
+    }
+}
+
+/// Whether progress goes to stderr by default: only on a terminal.
+pub fn stderr_is_terminal() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// `tex collect`'s arguments, after clap.
+pub struct CommandArgs {
+    pub inputs: Vec<std::path::PathBuf>,
+    pub out: Option<std::path::PathBuf>,
+    pub summary: Option<std::path::PathBuf>,
+    pub config: Config,
+    pub collect: CollectOptions,
+    pub jobs: Option<usize>,
+    pub sorted: bool,
+    pub progress: bool,
+    pub markdown: bool,
+}
+
+/// Runs `tex collect`: pages to `--out` (or stdout), the summary to
+/// `--summary` and a short report on stderr. Fails only when an input
+/// cannot be read at all or the output cannot be written; bad records are
+/// counted.
+pub fn command(args: CommandArgs) -> Result<(), String> {
+    if args.inputs.is_empty() {
+        return Err("Give at least one input: a site folder, a WARC file or a JSONL file.".into());
+    }
+    let inputs = args.inputs.iter().map(|p| Input::of(p)).collect::<Result<Vec<_>, _>>()?;
+    let out: Box<dyn Write + Send> = match &args.out {
+        Some(path) => {
+            Box::new(std::fs::File::create(path).map_err(|e| format!("Cannot write {}: {e}.", path.display()))?)
+        }
+        None => Box::new(std::io::stdout()),
+    };
+    let opts = RunOptions {
+        inputs,
+        config: args.config,
+        collect: args.collect,
+        jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        sorted: args.sorted,
+        progress: args.progress || stderr_is_terminal(),
+        markdown: args.markdown,
+    };
+    let report = run(&opts, out)?;
+    if let Some(path) = &args.summary {
+        std::fs::write(path, serde_json::to_string_pretty(&report).expect("report serialises"))
+            .map_err(|e| format!("Cannot write {}: {e}.", path.display()))?;
+    }
+    eprintln!(
+        "{} sites, {} pages, {:.1} MB in {:.2} s ({:.0} pages/s){}",
+        report.sites.len(),
+        report.pages,
+        report.bytes as f64 / 1e6,
+        report.seconds,
+        report.pages as f64 / report.seconds.max(1e-9),
+        report.peak_rss_mb.map_or(String::new(), |mb| format!(", peak RSS {mb:.0} MB"))
+    );
+    for s in &report.sites {
+        let sizes: Vec<String> = s.clusters.iter().map(|c| c.pages.to_string()).collect();
+        eprintln!(
+            "  {}: {} pages, clusters [{}], {} unclustered, {:.0} % of bytes and {:.0} % of words removed",
+            s.site,
+            s.pages,
+            sizes.join(" "),
+            s.unclustered,
+            100.0 * s.bytes_removed,
+            100.0 * s.words_removed
+        );
+    }
+    if report.rejected.total() > 0 {
+        let reasons: Vec<String> = report.rejected.iter().map(|(r, n)| format!("{n} {r}")).collect();
+        eprintln!("left out {} records: {}", report.rejected.total(), reasons.join("; "));
+    }
+    if report.unreadable.is_empty() {
+        Ok(())
+    } else {
+        Err(report.unreadable.join(" "))
+    }
+}

@@ -1,0 +1,14 @@
+//! From mappings to a template: the votes of the 2016 paper or the 2013
+//! intersection (`template`), and the signals beyond the papers that decide
+//! which pages vote and what a vote counts: whether the site repeats a
+//! node's content (`text_recurrence`), which loaded pages share the key
+//! page's layout (`layout_agreement`, `voters`), each page compared as it
+//! loads (`compare_ahead`), a menu's current item (`current_item`).
+//!
+//! May use: `base`, `page`, `compare`, `candidates`.
+
+pub mod compare_ahead;
+pub mod current_item;
+pub mod layout_agreement;
+pub mod template;
+pub mod text_recurrence;

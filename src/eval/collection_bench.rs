@@ -1,0 +1,282 @@
+//! Accuracy of the collection mode on a benchmark set: each site's folder
+//! processed as a collection (every page), the key page's template scored
+//! against the gold beside the key-page method, a cross-page text-frequency
+//! baseline, and page-level extractors whose extracted text a script wrote.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::base::config::Config;
+use crate::collection::input::Input;
+use crate::collection::page_admission::admit;
+use crate::collection::page_content::own_texts;
+use crate::collection::run::site_input;
+use crate::collection::site_collection::{collect_site, CollectOptions, PageStatus, Serving};
+use crate::eval::bench::{read_set, run_site, SiteInfo};
+use crate::eval::score::{score, Score};
+use crate::page::dom::Tree;
+use crate::page::html::parse;
+
+/// Template F1 and content F1 (the F1 of the not-template class) of one method on one key page.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Accuracy {
+    pub template_f1: f64,
+    pub content_f1: f64,
+}
+
+impl Accuracy {
+    pub fn of(tree: &Tree, template: &[bool]) -> Accuracy {
+        let s = score(tree, template);
+        Accuracy { template_f1: s.f1, content_f1: content_f1(&s) }
+    }
+}
+
+/// F1 of the not-template class from a template score's counts.
+pub fn content_f1(s: &Score) -> f64 {
+    let gold = s.nodes - s.gold;
+    let retrieved = s.nodes - s.retrieved;
+    let correct = s.nodes + s.correct - s.gold - s.retrieved;
+    if gold + retrieved == 0 {
+        0.0
+    } else {
+        2.0 * correct as f64 / (gold + retrieved) as f64
+    }
+}
+
+/// One site's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct SiteAccuracy {
+    pub site: String,
+    pub pages: usize,
+    /// How the collection served the key page.
+    pub status: Option<PageStatus>,
+    pub cluster_pages: usize,
+    pub collection: Accuracy,
+    /// The collection mode with `fast` (templates served with zero loads).
+    pub fast: Accuracy,
+    /// The collection mode with `selective` (compared only where the
+    /// frame shows a part the representatives' pages lacked), and the
+    /// share of its cluster pages compared.
+    pub selective: Accuracy,
+    pub selective_compared: f64,
+    pub key_page: Accuracy,
+    pub frequency: Accuracy,
+    /// Page-level extractors by name.
+    pub peers: BTreeMap<String, Accuracy>,
+    pub error: Option<String>,
+}
+
+/// Extracted text per site and extractor, as the peers script writes it.
+pub type PeerTexts = BTreeMap<String, BTreeMap<String, String>>;
+
+/// Runs every site of a set.
+pub fn run(set: &Path, cfg: &Config, opts: &CollectOptions, peers: &PeerTexts) -> Result<Vec<SiteAccuracy>, String> {
+    let sites = read_set(set).map_err(|e| format!("{e}."))?;
+    Ok(sites.iter().map(|s| run_one(s, cfg, opts, peers.get(&s.id))).collect())
+}
+
+fn run_one(
+    site: &SiteInfo,
+    cfg: &Config,
+    opts: &CollectOptions,
+    peers: Option<&BTreeMap<String, String>>,
+) -> SiteAccuracy {
+    let key_page = run_site(cfg, site);
+    let mut r = SiteAccuracy {
+        site: site.id.clone(),
+        pages: 0,
+        status: None,
+        cluster_pages: 0,
+        collection: Accuracy::default(),
+        fast: Accuracy::default(),
+        selective: Accuracy::default(),
+        selective_compared: 0.0,
+        key_page: Accuracy { template_f1: key_page.score.f1, content_f1: content_f1(&key_page.score) },
+        frequency: Accuracy::default(),
+        peers: BTreeMap::new(),
+        error: key_page.error.clone(),
+    };
+    let records: Vec<_> = match Input::Folder(site.dir.clone()).records() {
+        Ok(records) => records.filter_map(Result::ok).collect(),
+        Err(e) => {
+            r.error = Some(e);
+            return r;
+        }
+    };
+    // Each page's own texts, for the text baselines: the collection keeps
+    // no parsed document, so they are read from the records first.
+    let texts_of: HashMap<String, Vec<String>> = records
+        .iter()
+        .filter_map(|r| {
+            let page = admit(&r.body, r.content_type.as_deref(), cfg.max_nodes).ok()?;
+            Some((r.url.to_string(), own_texts(&parse(&page.html))))
+        })
+        .collect();
+    let key_path = format!("/{}", site.key.trim_start_matches('/'));
+    // The key page's template with another serving, and the share of the pages served or compared that were compared.
+    let served_as = |serving| {
+        let (mut template, mut compared, mut served) = (None, 0, 0);
+        let opts = CollectOptions { serving, ..*opts };
+        collect_site(cfg, &opts, site_input(site.id.clone(), records.clone(), cfg.max_nodes), |p| {
+            compared += usize::from(p.status == PageStatus::Compared);
+            served += usize::from(p.status == PageStatus::Served);
+            if p.url.path() == key_path {
+                template = Some(p.template.to_vec());
+            }
+        });
+        (template, compared as f64 / (compared + served).max(1) as f64)
+    };
+    let (fast_template, _) = served_as(Serving::Fast);
+    let (selective_template, selective_compared) = served_as(Serving::Selective);
+    let input = site_input(site.id.clone(), records, cfg.max_nodes);
+    let mut document_frequency: HashMap<String, usize> = HashMap::new();
+    let mut key = None;
+    let summary = collect_site(cfg, opts, input, |p| {
+        let texts = &texts_of[p.url.as_str()];
+        for t in texts.iter().filter(|t| !t.is_empty()).collect::<HashSet<_>>() {
+            *document_frequency.entry(t.clone()).or_default() += 1;
+        }
+        if p.url.path() == key_path {
+            key = Some((p.tree.clone(), p.template.to_vec(), texts.clone(), p.status, p.cluster));
+        }
+    });
+    r.pages = summary.pages;
+    let Some((tree, template, texts, status, cluster)) = key else {
+        r.error.get_or_insert(format!("the key page {} was not among the collection's pages", site.key));
+        return r;
+    };
+    r.status = Some(status);
+    r.cluster_pages = cluster.map_or(1, |c| summary.clusters[c].pages);
+    r.collection = Accuracy::of(&tree, &template);
+    r.fast = fast_template.map_or_else(Accuracy::default, |t| Accuracy::of(&tree, &t));
+    r.selective = selective_template.map_or_else(Accuracy::default, |t| Accuracy::of(&tree, &t));
+    r.selective_compared = selective_compared;
+    let half = summary.pages.div_ceil(2).max(2);
+    r.frequency = Accuracy::of(&tree, &text_template(&tree, &texts, |t| document_frequency[t] < half));
+    for (name, extracted) in peers.into_iter().flatten() {
+        let extracted = extracted.split_whitespace().collect::<Vec<_>>().join(" ");
+        r.peers.insert(name.clone(), Accuracy::of(&tree, &text_template(&tree, &texts, |t| extracted.contains(t))));
+    }
+    r
+}
+
+/// The template a text-based method implies: an element is content when it
+/// or a descendant has own text the method keeps (`kept`); every other
+/// element is template.
+pub fn text_template(tree: &Tree, texts: &[String], kept: impl Fn(&str) -> bool) -> Vec<bool> {
+    let mut content: Vec<bool> = texts.iter().map(|t| !t.is_empty() && kept(t)).collect();
+    for (id, node) in tree.nodes().collect::<Vec<_>>().into_iter().rev() {
+        if let Some(p) = node.parent {
+            if content[id.index()] {
+                content[p.index()] = true;
+            }
+        }
+    }
+    content.into_iter().map(|c| !c).collect()
+}
+
+/// `tex collect-bench`: prints one row per site and the macro averages.
+pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Option<&Path>) -> Result<(), String> {
+    let peers: PeerTexts = match peers {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("Cannot read {}: {e}.", path.display()))?;
+            serde_json::from_str(&text).map_err(|e| format!("{} is not a peers file: {e}.", path.display()))?
+        }
+        None => PeerTexts::new(),
+    };
+    let cfg = Config::default();
+    let results = run(set, &cfg, &CollectOptions { min_cluster, serving: Serving::Compared }, &peers)?;
+    let names: Vec<String> = results
+        .iter()
+        .flat_map(|r| r.peers.keys().cloned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let pct = |v: f64| format!("{:6.2}", 100.0 * v);
+    print!(
+        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>19} {:>13} {:>13}",
+        "site", "pages", "cluster", "key page is", "collection", "fast", "selective", "key-page", "frequency"
+    );
+    for n in &names {
+        print!(" {:>13}", n.chars().take(13).collect::<String>());
+    }
+    println!(
+        "\n{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>19} {:>13} {:>13}",
+        "", "", "", "", "tmpl / cont", "tmpl / cont", "tmpl / cont / cmp%", "tmpl / cont", "tmpl / cont"
+    );
+    let cell = |a: &Accuracy| format!("{} {}", pct(a.template_f1), pct(a.content_f1));
+    for r in &results {
+        if let Some(e) = &r.error {
+            println!("{:<14} error: {e}", r.site);
+        }
+        let status = r.status.map_or("-".to_string(), |s| format!("{s:?}").to_lowercase());
+        print!(
+            "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {} {:>13} {:>13}",
+            r.site,
+            r.pages,
+            r.cluster_pages,
+            status,
+            cell(&r.collection),
+            cell(&r.fast),
+            cell(&r.selective),
+            pct(r.selective_compared),
+            cell(&r.key_page),
+            cell(&r.frequency)
+        );
+        for n in &names {
+            print!(" {:>13}", r.peers.get(n).map_or("-".to_string(), cell));
+        }
+        println!();
+    }
+    let n = results.len().max(1) as f64;
+    let mean = |f: &dyn Fn(&SiteAccuracy) -> Accuracy| {
+        let (t, c) = results.iter().map(f).fold((0.0, 0.0), |(t, c), a| (t + a.template_f1, c + a.content_f1));
+        Accuracy { template_f1: t / n, content_f1: c / n }
+    };
+    let compared = results.iter().map(|r| r.selective_compared).sum::<f64>() / n;
+    print!(
+        "{:<14} {:>5} {:>7} {:<14} {:>13} {:>13} {:>13} {} {:>13} {:>13}",
+        "macro avg",
+        "",
+        "",
+        "",
+        cell(&mean(&|r| r.collection)),
+        cell(&mean(&|r| r.fast)),
+        cell(&mean(&|r| r.selective)),
+        pct(compared),
+        cell(&mean(&|r| r.key_page)),
+        cell(&mean(&|r| r.frequency))
+    );
+    for name in &names {
+        print!(" {:>13}", cell(&mean(&|r| r.peers.get(name).copied().unwrap_or_default())));
+    }
+    println!();
+    if let Some(path) = json {
+        std::fs::write(path, serde_json::to_string_pretty(&results).expect("results serialise"))
+            .map_err(|e| format!("Cannot write {}: {e}.", path.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::dom::test_trees::tree;
+
+    #[test]
+    fn content_f1_counts_the_other_class() {
+        let s = Score { nodes: 10, gold: 6, retrieved: 5, correct: 4, ..Score::default() };
+        // Content: gold 4, retrieved 5, correct 10 - 6 - 5 + 4 = 3.
+        assert!((content_f1(&s) - 6.0 / 9.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn kept_text_makes_its_ancestors_content() {
+        let t = tree("html( body( nav( a ) main( p ) ) )");
+        let texts: Vec<String> = ["", "", "", "Home", "", "Hello"].iter().map(|s| s.to_string()).collect();
+        let template = text_template(&t, &texts, |s| s == "Hello");
+        assert_eq!(template, [false, false, true, true, false, false]);
+    }
+}

@@ -1,0 +1,12 @@
+//! Measuring the method against hand-marked pages: scores per page and
+//! macro averages (`score`, thesis §4.2), the benchmark runner behind
+//! `tex bench` and Check benchmarks' comparison (`bench`), and the
+//! collection mode's benchmark beside other extractors (`collection_bench`).
+//!
+//! May use: every layer below (`base` to `collection`).
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod collection_bench;
+pub mod score;

@@ -1,0 +1,680 @@
+//! The compact DOM snapshot every algorithm works on.
+//!
+//! Only element nodes are kept, in document (pre-)order, so node `i` of a
+//! snapshot is the `i`-th element of the document both natively (html5ever)
+//! and in the browser (web-sys); that shared numbering is what lets the
+//! extension map a template computed here back onto live nodes. Strings the
+//! equality probability compares as sets (classes, attribute names) are kept
+//! as sorted 64-bit hashes: set intersection becomes a merge of integers.
+
+use serde::Serialize;
+
+use crate::page::generated_names::token_hash;
+
+/// Elements HTML allows once per document: their tag alone identifies
+/// them across pages, whatever per-page classes they carry (`page--cfp`,
+/// WordPress's `page-id-42`), so both mappings always pair them.
+pub fn is_unique_in_document(tag: &str) -> bool {
+    matches!(tag, "html" | "head" | "body")
+}
+
+/// Index of a node in its [`Tree`]; the root is always `NodeId(0)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub const ROOT: NodeId = NodeId(0);
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Class that marks a gold non-template root (FORMAT.md).
+pub const GOLD_NOT_TEMPLATE: &str = "notTemplate";
+/// Class that marks a gold main-content root (FORMAT.md).
+pub const GOLD_MAIN_CONTENT: &str = "mainContent";
+/// Attributes the extension itself sets on live nodes start with this; the
+/// snapshot ignores them so a second extraction sees the page as it was.
+pub const OWN_ATTRIBUTE_PREFIX: &str = "data-tex-";
+
+/// One element of the snapshot.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Lower-case tag name (`nodeName` in the thesis). Shared: a tree
+    /// unpacked in a collection gives the elements of one tag one string
+    /// instead of allocating one each (unpacking is most of a load there).
+    pub tag: std::sync::Arc<str>,
+    pub id: Option<Box<str>>,
+    /// Sorted, deduplicated hashes of the class names, gold classes removed.
+    pub classes: Box<[u64]>,
+    /// Sorted, deduplicated hashes of the attribute names other than
+    /// `class` and `id` (Def. 3.2.1).
+    pub attributes: Box<[u64]>,
+    /// Raw `href` of `<a>` and `<area>` elements, resolved later against the
+    /// page URL so the browser and the CLI resolve it identically.
+    pub href: Option<Box<str>>,
+    /// The link says `rel="nofollow"`: the fetch policy never loads it.
+    pub nofollow: bool,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    /// Position among the parent's element children, from 0.
+    pub child_index: u32,
+    /// Position among the siblings with the same tag, from 1, or 0 when no
+    /// sibling shares the tag: the step of [`Tree::path`], numbered once.
+    pub same_tag_position: u32,
+    /// Depth from the root; the root has depth 1 (a DOM path's length, Def. 2.2.8).
+    pub depth: u32,
+    /// Hash of the element's own text (its text children, whitespace
+    /// collapsed), 0 when it has none: what a reader sees change between
+    /// pages that share a layout.
+    pub text: u64,
+    /// Hash of the text block this element owns, 0 when none: its text and
+    /// the text of its inline descendants (`span`, `code`, `em`…), in order.
+    /// A block is what a reader reads as one piece (a paragraph, a code
+    /// listing, a link's label), the unit in which a site repeats text;
+    /// single tokens would recur by chance.
+    pub block: u64,
+    /// Words of that block: the weight of its text.
+    pub words: u32,
+    /// The gold annotations, kept apart from `classes` for scoring only.
+    pub gold: Gold,
+}
+
+/// Gold-standard marks read from the annotation classes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Gold {
+    pub not_template: bool,
+    pub main_content: bool,
+}
+
+/// An element tree in document order.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    /// `href` of the first `<base>` that has one: what links resolve against.
+    base_href: Option<Box<str>>,
+}
+
+impl Tree {
+    /// The document's base URL: the first `<base href>` resolved against the
+    /// page's URL, as a browser resolves the page's links, else the page's URL.
+    pub fn base_url(&self, page_url: &url::Url) -> url::Url {
+        self.base_href.as_deref().and_then(|h| page_url.join(h).ok()).unwrap_or_else(|| page_url.clone())
+    }
+
+    /// A tree from nodes already in document order whose links (`parent`,
+    /// `children`, `child_index`, `depth`) agree; used to rebuild a stored
+    /// template skeleton. `None` when empty.
+    pub fn from_nodes(mut nodes: Vec<Node>) -> Option<Tree> {
+        number_same_tag_siblings(&mut nodes);
+        (!nodes.is_empty()).then_some(Tree { nodes, base_href: None })
+    }
+
+    /// The same tree with each node's class and attribute-name sets passed
+    /// through `f`: template memory compares pages without generated names.
+    pub fn map_names(&self, f: impl Fn(&[u64]) -> Box<[u64]>) -> Tree {
+        let mut copy = self.clone();
+        for n in &mut copy.nodes {
+            n.classes = f(&n.classes);
+            n.attributes = f(&n.attributes);
+        }
+        copy
+    }
+
+    /// The same tree with each link's `href` replaced by `f(href)` (`None`
+    /// drops it): visited routes address their links as pages.
+    pub fn map_hrefs(&self, f: impl Fn(&str) -> Option<String>) -> Tree {
+        let mut copy = self.clone();
+        for n in &mut copy.nodes {
+            n.href = n.href.as_deref().and_then(&f).map(Into::into);
+        }
+        copy
+    }
+
+    /// A tree whose nodes already carry every derived field (links,
+    /// positions, depths), as a packed tree of the collection restores them.
+    pub fn from_complete_nodes(nodes: Vec<Node>, base_href: Option<Box<str>>) -> Option<Tree> {
+        (!nodes.is_empty()).then_some(Tree { nodes, base_href })
+    }
+
+    /// The raw `href` of the document's first `<base href>`.
+    pub fn base_href(&self) -> Option<&str> {
+        self.base_href.as_deref()
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = (NodeId, &Node)> {
+        self.nodes.iter().enumerate().map(|(i, n)| (NodeId(i as u32), n))
+    }
+
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        &self.nodes[id.index()].children
+    }
+
+    /// The first `<body>` child of the root, where scoring counts nodes.
+    pub fn body(&self) -> Option<NodeId> {
+        if self.is_empty() {
+            return None;
+        }
+        self.children(NodeId::ROOT).iter().copied().find(|&c| &*self.node(c).tag == "body")
+    }
+
+    /// All nodes of the subtree rooted at `id`, `id` first, in document order.
+    /// Pre-order numbering makes a subtree one contiguous range of ids.
+    pub fn subtree(&self, id: NodeId) -> std::ops::Range<usize> {
+        let mut last = id;
+        while let Some(&c) = self.children(last).last() {
+            last = c;
+        }
+        id.index()..last.index() + 1
+    }
+
+    /// A readable, stable address of a node: tag and 1-based position among
+    /// same-tag siblings from the root, e.g. `/html/body/div[2]/ul/li[3]`.
+    /// Costs the node's depth: positions were numbered when the tree was built.
+    pub fn path(&self, id: NodeId) -> String {
+        let mut steps = Vec::new();
+        let mut cur = Some(id);
+        while let Some(n) = cur {
+            let node = self.node(n);
+            steps.push(match node.same_tag_position {
+                0 => node.tag.to_string(),
+                k => format!("{}[{k}]", node.tag),
+            });
+            cur = node.parent;
+        }
+        steps.reverse();
+        format!("/{}", steps.join("/"))
+    }
+}
+
+/// Numbers every node among its same-tag siblings ([`Node::same_tag_position`]):
+/// one sort per child list, so O(n log n) for the whole tree.
+fn number_same_tag_siblings(nodes: &mut [Node]) {
+    for p in 0..nodes.len() {
+        if nodes[p].children.len() < 2 {
+            continue;
+        }
+        let mut kids = nodes[p].children.clone();
+        kids.sort_unstable_by(|a, b| nodes[a.index()].tag.cmp(&nodes[b.index()].tag).then(a.cmp(b)));
+        let mut start = 0;
+        while start < kids.len() {
+            let tag = &nodes[kids[start].index()].tag;
+            let end = start + kids[start..].iter().take_while(|c| &nodes[c.index()].tag == tag).count();
+            if end - start > 1 {
+                for (k, c) in kids[start..end].iter().enumerate() {
+                    nodes[c.index()].same_tag_position = k as u32 + 1;
+                }
+            }
+            start = end;
+        }
+    }
+}
+
+/// Hash used for names (FNV-1a, 64 bit): tiny, and the same on every
+/// target, so native and wasm snapshots are identical. Class and attribute
+/// names go through `generated_names::token_hash`, which builds on it.
+pub fn name_hash(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Hash of a word of text with each number read as one digit: a date, a
+/// counter or a version number changes per page while its place in the
+/// template does not ("3,844 times", "Last modified 2025-04-16"). A number
+/// is a run of digits and of the separators between them (`1,239`,
+/// `2019-05-03`, `20:30`, `6.3.2`).
+pub fn word_hash(word: &str) -> u64 {
+    let bytes = word.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        i += 1;
+        if b.is_ascii_digit() {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_digit()
+                    || (matches!(bytes[i], b'.' | b',' | b':' | b'-' | b'/')
+                        && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
+            {
+                i += 1;
+            }
+        }
+        h ^= u64::from(if b.is_ascii_digit() { b'0' } else { b });
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Order-sensitive fold of a word into a text hash, so "a b" and "b a"
+/// differ; never 0, which means "no text".
+fn fold(hash: u64, word: u64) -> u64 {
+    (hash ^ word).wrapping_mul(0x0100_0000_01b3).max(1)
+}
+
+/// Phrasing elements whose text belongs to the enclosing block. Links are
+/// left out on purpose: a link's label is a piece of its own (a menu of bare
+/// links, one label changed, must not lose every label at once).
+fn is_inline(tag: &str) -> bool {
+    matches!(
+        tag,
+        "abbr"
+            | "b"
+            | "bdi"
+            | "bdo"
+            | "big"
+            | "cite"
+            | "code"
+            | "data"
+            | "del"
+            | "dfn"
+            | "em"
+            | "font"
+            | "i"
+            | "ins"
+            | "kbd"
+            | "mark"
+            | "q"
+            | "s"
+            | "samp"
+            | "small"
+            | "span"
+            | "strike"
+            | "strong"
+            | "sub"
+            | "sup"
+            | "time"
+            | "tt"
+            | "u"
+            | "var"
+    )
+}
+
+/// |a ∩ b| of two sorted, deduplicated sets (as [`sorted_set`] makes them),
+/// in one merge pass.
+pub fn common_count(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    common
+}
+
+/// `v` sorted and deduplicated, copied out at its exact size; `v` is the
+/// builder's scratch buffer, so a node costs one allocation per set at most.
+fn sorted_set(v: &mut Vec<u64>) -> Box<[u64]> {
+    v.sort_unstable();
+    v.dedup();
+    let set = Box::from(v.as_slice());
+    v.clear();
+    set
+}
+
+/// `s` in ASCII lower case, copied only when it has an upper-case letter
+/// (the parsers already lower-case HTML tag and attribute names).
+fn lower(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        s.to_ascii_lowercase().into()
+    } else {
+        s.into()
+    }
+}
+
+/// Builds a [`Tree`] from a pre-order walk of any DOM: the native parser and
+/// the browser's live DOM both feed it, so the rules of what a snapshot keeps
+/// live in one place.
+#[derive(Default)]
+pub struct TreeBuilder {
+    nodes: Vec<Node>,
+    stack: Vec<NodeId>,
+    /// The block owner of each open element (see [`Node::block`]).
+    owners: Vec<NodeId>,
+    base_href: Option<Box<str>>,
+    /// Scratch buffers for the class and attribute-name hashes of the node being opened.
+    classes: Vec<u64>,
+    attributes: Vec<u64>,
+}
+
+impl TreeBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of elements opened so far (lets callers enforce a size limit
+    /// before walking the rest of a huge page).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Opens an element as the next child of the innermost open one.
+    /// A second root (an element opened after the root closed) is ignored by
+    /// attaching it under the root, so the tree always has one root.
+    pub fn open<'a>(&mut self, tag: &str, attributes: impl IntoIterator<Item = (&'a str, &'a str)>) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        let parent = self.stack.last().copied().or(if self.nodes.is_empty() { None } else { Some(NodeId::ROOT) });
+        let mut node = Node {
+            tag: lower(tag).into(),
+            id: None,
+            classes: Box::new([]),
+            attributes: Box::new([]),
+            href: None,
+            nofollow: false,
+            parent,
+            children: Vec::new(),
+            child_index: 0,
+            same_tag_position: 0,
+            depth: 1,
+            text: 0,
+            block: 0,
+            words: 0,
+            gold: Gold::default(),
+        };
+        for (name, value) in attributes {
+            let name = lower(name);
+            if name.starts_with(OWN_ATTRIBUTE_PREFIX) {
+                continue;
+            }
+            match &*name {
+                "id" => {
+                    if !value.is_empty() {
+                        node.id = Some(value.into());
+                    }
+                }
+                "class" => {
+                    for class in value.split_ascii_whitespace() {
+                        match class {
+                            GOLD_NOT_TEMPLATE => node.gold.not_template = true,
+                            GOLD_MAIN_CONTENT => node.gold.main_content = true,
+                            _ => self.classes.push(token_hash(class)),
+                        }
+                    }
+                }
+                _ => {
+                    if name == "href" && &*node.tag == "base" && self.base_href.is_none() {
+                        self.base_href = Some(value.trim().into());
+                    }
+                    if matches!(&*node.tag, "a" | "area") {
+                        match &*name {
+                            "href" => node.href = Some(value.trim().into()),
+                            "rel" => {
+                                node.nofollow =
+                                    value.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("nofollow"))
+                            }
+                            _ => {}
+                        }
+                    }
+                    self.attributes.push(token_hash(&name));
+                }
+            }
+        }
+        node.classes = sorted_set(&mut self.classes);
+        node.attributes = sorted_set(&mut self.attributes);
+        if let Some(p) = parent {
+            let parent_node = &mut self.nodes[p.index()];
+            node.child_index = parent_node.children.len() as u32;
+            node.depth = parent_node.depth + 1;
+            parent_node.children.push(id);
+        }
+        let owner = match self.owners.last() {
+            Some(&o) if is_inline(&node.tag) => o,
+            _ => id,
+        };
+        self.nodes.push(node);
+        self.stack.push(id);
+        self.owners.push(owner);
+        id
+    }
+
+    /// Adds a text node to the innermost open element. Whitespace-only text
+    /// is layout, not content, and is skipped; so is the code of a script or
+    /// a style sheet, which no reader sees and which often names the page
+    /// (a wiki's `wgPageName`) inside an element the layout writes on every
+    /// page. The text of a `<time>` is a date whatever its words ("Aug 5",
+    /// "4 December"), so each of its words reads as one shape, as a
+    /// number's digits do.
+    pub fn text(&mut self, text: &str) {
+        let (Some(&open), Some(&owner)) = (self.stack.last(), self.owners.last()) else { return };
+        let tag = &*self.nodes[open.index()].tag;
+        if matches!(tag, "script" | "style") {
+            return;
+        }
+        let date = tag == "time";
+        for word in text.split_whitespace() {
+            let w = if date { word_hash("0") } else { word_hash(word) };
+            let node = &mut self.nodes[open.index()];
+            node.text = fold(node.text, w);
+            let block = &mut self.nodes[owner.index()];
+            block.block = fold(block.block, w);
+            block.words = block.words.saturating_add(1);
+        }
+    }
+
+    /// Closes the innermost open element.
+    pub fn close(&mut self) {
+        self.stack.pop();
+        self.owners.pop();
+    }
+
+    /// The finished tree, or `None` when no element was opened.
+    pub fn finish(mut self) -> Option<Tree> {
+        if self.nodes.is_empty() {
+            None
+        } else {
+            number_same_tag_siblings(&mut self.nodes);
+            Some(Tree { nodes: self.nodes, base_href: self.base_href })
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_trees {
+    use super::*;
+
+    /// Builds a tree from a compact notation: `tag.class#id(child child)`.
+    /// Children are separated by spaces; attributes other than class/id are
+    /// written `tag[name,name]`.
+    pub fn tree(spec: &str) -> Tree {
+        let mut b = TreeBuilder::new();
+        let tokens = tokenize(spec);
+        for t in tokens {
+            match t.as_str() {
+                "(" => {}
+                ")" => b.close(),
+                _ => {
+                    let (tag, attrs) = parse_token(&t);
+                    let refs: Vec<(&str, &str)> = attrs.iter().map(|(a, v)| (a.as_str(), v.as_str())).collect();
+                    b.open(&tag, refs);
+                    if !t.ends_with('(') {
+                        b.close();
+                    }
+                }
+            }
+        }
+        b.finish().expect("non-empty spec")
+    }
+
+    fn tokenize(spec: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        for ch in spec.chars() {
+            match ch {
+                '(' => {
+                    cur.push('(');
+                    out.push(std::mem::take(&mut cur));
+                }
+                ')' => {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                    out.push(")".into());
+                }
+                c if c.is_whitespace() => {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                }
+                c => cur.push(c),
+            }
+        }
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+        out
+    }
+
+    fn parse_token(t: &str) -> (String, Vec<(String, String)>) {
+        let t = t.trim_end_matches('(');
+        let (head, extra) = match t.find('[') {
+            Some(i) => (&t[..i], Some(t[i + 1..].trim_end_matches(']'))),
+            None => (t, None),
+        };
+        let mut attrs = Vec::new();
+        let mut tag = String::new();
+        let mut classes = Vec::new();
+        let mut id = None;
+        let mut sep = ' ';
+        let mut cur = String::new();
+        for ch in head.chars().chain(std::iter::once('.')) {
+            if ch == '.' || ch == '#' {
+                match sep {
+                    ' ' => tag = std::mem::take(&mut cur),
+                    '#' => id = Some(std::mem::take(&mut cur)),
+                    _ => classes.push(std::mem::take(&mut cur)),
+                }
+                sep = ch;
+            } else {
+                cur.push(ch);
+            }
+        }
+        if !classes.is_empty() {
+            attrs.push(("class".to_string(), classes.join(" ")));
+        }
+        if let Some(id) = id {
+            attrs.push(("id".to_string(), id));
+        }
+        if let Some(extra) = extra {
+            for name in extra.split(',') {
+                let (n, v) = name.split_once('=').unwrap_or((name, ""));
+                attrs.push((n.to_string(), v.to_string()));
+            }
+        }
+        (tag, attrs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_trees::tree;
+    use super::*;
+
+    #[test]
+    fn numbers_in_text_are_one_shape() {
+        assert_eq!(word_hash("3,844"), word_hash("12,001"));
+        assert_eq!(word_hash("2025-04-16"), word_hash("87"));
+        assert_eq!(word_hash("$2,440.00"), word_hash("$15.5"));
+        assert_ne!(word_hash("1."), word_hash("1"), "a full stop after a number is text");
+        assert_ne!(word_hash("v2"), word_hash("v"), "a number is still a character");
+        assert_ne!(word_hash("Home"), word_hash("Away"));
+    }
+
+    #[test]
+    fn code_is_not_text() {
+        let mut b = TreeBuilder::new();
+        b.open("body", []);
+        for (tag, text) in
+            [("script", "config.set({page: 'Installation'})"), ("style", "p { color: red }"), ("p", "Read me")]
+        {
+            b.open(tag, []);
+            b.text(text);
+            b.close();
+        }
+        let t = b.finish().unwrap();
+        let words: Vec<(String, u32, bool)> =
+            t.nodes().skip(1).map(|(_, n)| (n.tag.to_string(), n.words, n.text != 0)).collect();
+        assert_eq!(
+            words,
+            [("script".into(), 0, false), ("style".into(), 0, false), ("p".into(), 2, true)],
+            "a script's or style sheet's code is neither words nor text"
+        );
+    }
+
+    #[test]
+    fn a_time_reads_as_a_date_whatever_its_words() {
+        let time = |text: &str| {
+            let mut b = TreeBuilder::new();
+            b.open("p", []);
+            b.open("time", []);
+            b.text(text);
+            b.close();
+            b.text("by alice");
+            let t = b.finish().unwrap();
+            (t.node(NodeId(1)).text, t.node(NodeId(0)).block)
+        };
+        assert_eq!(time("Aug 5, 2019"), time("Dec 24, 2018"), "same date shape, same following words");
+        assert_ne!(time("Aug 5, 2019").0, time("yesterday").0, "a date of another length reads otherwise");
+    }
+
+    #[test]
+    fn builder_keeps_order_parents_and_indexes() {
+        let t = tree("html( head body( div#a.x.y( p p ) div ) )");
+        assert_eq!(t.len(), 7);
+        let body = t.body().unwrap();
+        assert_eq!(&*t.node(body).tag, "body");
+        let divs = t.children(body);
+        assert_eq!(divs.len(), 2);
+        assert_eq!(t.node(divs[1]).child_index, 1);
+        assert_eq!(t.node(divs[0]).id.as_deref(), Some("a"));
+        assert_eq!(t.node(divs[0]).classes.len(), 2);
+        assert_eq!(t.node(t.children(divs[0])[1]).depth, 4);
+        assert_eq!(t.subtree(divs[0]), 3..6);
+        assert_eq!(t.path(t.children(divs[0])[1]), "/html/body/div[1]/p[2]");
+        let mixed = tree("html( body( p div p span ) )");
+        let paths: Vec<String> = (2..6).map(|i| mixed.path(NodeId(i))).collect();
+        assert_eq!(paths, ["/html/body/p[1]", "/html/body/div", "/html/body/p[2]", "/html/body/span"]);
+    }
+
+    #[test]
+    fn gold_classes_are_stripped_but_remembered() {
+        let plain = tree("html( body( div.box ) )");
+        let marked = tree("html( body( div.box.notTemplate.mainContent ) )");
+        let (p, m) = (plain.node(NodeId(2)), marked.node(NodeId(2)));
+        assert_eq!(p.classes, m.classes);
+        assert!(m.gold.not_template && m.gold.main_content);
+        assert!(!p.gold.not_template);
+    }
+
+    #[test]
+    fn own_marker_attributes_are_ignored() {
+        let plain = tree("html( body( div[title] ) )");
+        let marked = tree("html( body( div[title,data-tex-view] ) )");
+        assert_eq!(plain.node(NodeId(2)).attributes, marked.node(NodeId(2)).attributes);
+    }
+}

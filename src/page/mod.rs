@@ -1,0 +1,16 @@
+//! Reading a page, and writing one back. HTML is parsed with html5ever into
+//! the compact snapshot every other layer works on (`dom`), class and
+//! attribute names hashed as they are read (`generated_names`), a body's
+//! bytes limited and decoded (`page_body`); template HTML is written from
+//! the snapshot (`html`), a saved template keeps what it needs
+//! (`saved_template`), and a hidden view collapses what holds nothing
+//! (`view_collapse`).
+//!
+//! May use: `base`.
+
+pub mod dom;
+pub mod generated_names;
+pub mod html;
+pub mod page_body;
+pub mod saved_template;
+pub mod view_collapse;

@@ -1,0 +1,272 @@
+//! The extension's extraction, like with like: the linked pages are
+//! compared as served (their scripts never run), so the key page is read as
+//! served too, with one more GET under the same fetch policy, extracted on
+//! exactly as the CLI extracts, and the result carried over to the live page
+//! through [`served_alignment`](crate::served::served_alignment). Nodes the scripts
+//! added never vote; when the served key page is unusable (a failed fetch,
+//! a login wall, a page unlike the live one), the live page is compared
+//! instead, as before, and the report says why.
+
+use serde::Serialize;
+
+use crate::base::config::Config;
+use crate::base::error::{ExtractError, LoadError};
+use crate::candidates::hyperlink::{normalize, page_links};
+use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::extraction::extract::{extract, Extraction};
+use crate::served::app_shell::{is_app_shell, routes_by_fragment, ShellWatch};
+use crate::served::served_alignment::align;
+
+/// Share of the live page's elements the served page must hold for its
+/// template to stand for the live page's: below it, most of what the user
+/// sees would have no served counterpart to be judged by.
+pub const USABLE_SHARE: f64 = 0.5;
+
+/// Which key page the linked pages were compared with.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyPath {
+    /// The key page as served, the result carried over to the live page.
+    Served,
+    /// The live page, as before this comparison existed; `fallback` says why.
+    Live,
+}
+
+/// Why the served key page could not stand for the live one.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fallback {
+    /// The GET failed, or did not answer an HTML page.
+    LoadFailed { error: LoadError },
+    /// The served page holds too little of what the user sees (a login wall,
+    /// a page filled by scripts): less than [`USABLE_SHARE`].
+    Unlike,
+    /// The served page has no links to other pages; the live page has.
+    NoServedLinks,
+}
+
+/// What the report says of the key page: the path taken, and what scripts
+/// added to the live page.
+#[derive(Clone, Debug, Serialize)]
+pub struct KeySource {
+    pub path: KeyPath,
+    pub fallback: Option<Fallback>,
+    /// Share of the live page's elements found in the served page.
+    pub live_share: f64,
+    /// Live elements with no served counterpart.
+    pub added_by_scripts: usize,
+    /// Of those, the ones in the template (wrappers, script-filled menus).
+    pub added_in_template: usize,
+    /// The served GET, and the alignment.
+    pub fetch_ms: f64,
+    pub align_ms: f64,
+}
+
+/// An extraction of the live page and what it came from.
+pub struct LiveExtraction {
+    /// Ids, counts and template refer to the live page.
+    pub extraction: Extraction,
+    /// Per live node: added by scripts (never in the reading column).
+    pub added: Vec<bool>,
+    pub key_source: KeySource,
+}
+
+/// Extracts the template of the live page `live` (its final URL, its
+/// snapshot after scripts ran), comparing like with like.
+pub async fn extract_live<S: PageSource>(
+    cfg: &Config,
+    source: &S,
+    live: &LoadedPage,
+) -> Result<LiveExtraction, ExtractError> {
+    cfg.validate()?;
+    if live.tree.len() > cfg.max_nodes {
+        return Err(ExtractError::TooLarge { nodes: live.tree.len(), limit: cfg.max_nodes });
+    }
+    if page_links(&live.tree, &live.url).is_empty() {
+        return Err(if routes_by_fragment(&live.tree, &live.url) {
+            ExtractError::HashRoutes
+        } else {
+            ExtractError::NoLinks
+        });
+    }
+    let t0 = source.now_ms();
+    let served = source.load(&normalize(&live.url)).await;
+    let fetch_ms = source.now_ms() - t0;
+    let served = match served {
+        Ok(page) => page,
+        Err(error) if source.cancelled() => return Err(ExtractError::KeyPage(error)),
+        Err(error) => return on_live(cfg, source, live, Fallback::LoadFailed { error }, (0.0, fetch_ms, 0.0)).await,
+    };
+    // Each long step of a big page's extraction starts a slice of its own.
+    source.pause_while_loading().await;
+    let t1 = source.now_ms();
+    let alignment = align(&served.tree, &live.tree);
+    let align_ms = source.now_ms() - t1;
+    let live_share = alignment.live_share();
+    let served_links = page_links(&served.tree, &served.url).len();
+    if is_app_shell(live_share, served_links) {
+        return Err(ExtractError::AppShell);
+    }
+    if live_share < USABLE_SHARE {
+        return on_live(cfg, source, live, Fallback::Unlike, (live_share, fetch_ms, align_ms)).await;
+    }
+    if served_links == 0 {
+        return on_live(cfg, source, live, Fallback::NoServedLinks, (live_share, fetch_ms, align_ms)).await;
+    }
+    source.pause_while_loading().await;
+    let x = extract(cfg, source, &served).await?;
+    let template = alignment.carry(&served.tree, &live.tree, &x.template);
+    let added = alignment.added();
+    let added_in_template = added.iter().zip(&template).filter(|(a, t)| **a && **t).count();
+    let mut x = x.carried_to(live.url.clone(), template);
+    // The live snapshot is part of this click's work, as on the live path.
+    x.timings.snapshot_ms += live.snapshot_ms;
+    x.timings.total_ms += fetch_ms + align_ms;
+    let key_source = KeySource {
+        path: KeyPath::Served,
+        fallback: None,
+        live_share,
+        added_by_scripts: added.iter().filter(|a| **a).count(),
+        added_in_template,
+        fetch_ms,
+        align_ms,
+    };
+    Ok(LiveExtraction { extraction: x, added, key_source })
+}
+
+/// Today's comparison of the live page, with the reason it was needed;
+/// `measured` is the live share, the fetch's and the alignment's time.
+/// When every linked page it loaded is an app shell (the served key page
+/// could not tell, its fetch having failed), the answer is the app-shell
+/// sentence, not the thin template those shells would give.
+async fn on_live<S: PageSource>(
+    cfg: &Config,
+    source: &S,
+    live: &LoadedPage,
+    fallback: Fallback,
+    measured: (f64, f64, f64),
+) -> Result<LiveExtraction, ExtractError> {
+    let (live_share, fetch_ms, align_ms) = measured;
+    let watch = ShellWatch::new(source, &live.tree);
+    let result = extract(cfg, &watch, live).await;
+    if watch.all_shells() {
+        return Err(ExtractError::AppShell);
+    }
+    let mut extraction = result?;
+    extraction.timings.total_ms += fetch_ms + align_ms;
+    let key_source = KeySource {
+        path: KeyPath::Live,
+        fallback: Some(fallback),
+        live_share,
+        added_by_scripts: 0,
+        added_in_template: 0,
+        fetch_ms,
+        align_ms,
+    };
+    Ok(LiveExtraction { extraction, added: vec![false; live.tree.len()], key_source })
+}
+
+#[cfg(test)]
+mod tests {
+    use url::Url;
+
+    use super::*;
+    use crate::page::html::{parse, snapshot};
+
+    /// Pages as served, by path; the live page is parsed apart, as a browser
+    /// would hold it after its scripts ran.
+    struct Served(Vec<(&'static str, String)>);
+
+    fn loaded(url: &Url, html: &str) -> LoadedPage {
+        let tree = snapshot(&parse(html)).expect("has html");
+        LoadedPage { url: url.clone(), tree: tree.into(), fetch_ms: 0.0, parse_ms: 0.0, snapshot_ms: 0.0 }
+    }
+
+    impl PageSource for Served {
+        async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+            let (_, html) =
+                self.0.iter().find(|(p, _)| url.path() == *p).ok_or(LoadError::NotFound(url.to_string()))?;
+            Ok(loaded(url, html))
+        }
+
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+    }
+
+    fn page(main: &str, extra: &str) -> String {
+        format!(
+            "<html><body><header class=top><nav><a href=/a>A</a> <a href=/b>B</a> <a href=/c>C</a></nav></header>\
+             <main><article><h1>{main}</h1><p>{main} in many words of its own</p></article></main>\
+             <footer class=foot><p>The footer line</p></footer>{extra}</body></html>"
+        )
+    }
+
+    fn site() -> Served {
+        Served(vec![("/a", page("alpha", "")), ("/b", page("beta", "")), ("/c", page("gamma", ""))])
+    }
+
+    fn run(source: &Served, live_html: &str) -> Result<LiveExtraction, ExtractError> {
+        let url = Url::parse("http://site.test/a").unwrap();
+        futures::executor::block_on(extract_live(&Config::default(), source, &loaded(&url, live_html)))
+    }
+
+    fn tags(x: &LiveExtraction, live_html: &str, flags: &[bool]) -> Vec<String> {
+        let tree = snapshot(&parse(live_html)).unwrap();
+        assert_eq!(tree.len(), x.extraction.total_nodes);
+        tree.nodes().filter(|(id, _)| flags[id.index()]).map(|(_, n)| n.tag.to_string()).collect()
+    }
+
+    #[test]
+    fn a_banner_added_by_script_is_neither_template_nor_content_and_never_votes() {
+        let live = page("alpha", "<div id=consent><p>We use cookies</p><button>OK</button></div>");
+        let x = run(&site(), &live).unwrap();
+        assert!(matches!(x.key_source.path, KeyPath::Served), "{:?}", x.key_source);
+        assert_eq!(tags(&x, &live, &x.added), ["div", "p", "button"]);
+        let not_template: Vec<bool> = x.extraction.template.iter().map(|t| !t).collect();
+        assert_eq!(tags(&x, &live, &not_template), ["h1", "p", "div", "p", "button"]);
+        assert_eq!(x.key_source.added_by_scripts, 3);
+    }
+
+    #[test]
+    fn a_failed_served_fetch_falls_back_to_the_live_page_and_says_why() {
+        let source = Served(vec![("/b", page("beta", "")), ("/c", page("gamma", ""))]);
+        let x = run(&source, &page("alpha", "")).unwrap();
+        assert!(matches!(x.key_source.path, KeyPath::Live));
+        assert!(matches!(x.key_source.fallback, Some(Fallback::LoadFailed { error: LoadError::NotFound(_) })));
+        assert!(x.extraction.template_nodes > 0);
+    }
+
+    #[test]
+    fn a_login_wall_or_a_served_page_without_links_falls_back_to_the_live_page() {
+        let wall = "<html><body><form><input name=user><input name=pw></form><a href=/b>B</a></body></html>";
+        let mut source = site();
+        source.0[0].1 = wall.into();
+        let x = run(&source, &page("alpha", "")).unwrap();
+        assert!(matches!(x.key_source.fallback, Some(Fallback::Unlike)), "{:?}", x.key_source);
+        assert!(x.key_source.live_share < USABLE_SHARE);
+        source.0[0].1 = page("alpha", "").replace("href=/", "data-href=/");
+        let x = run(&source, &page("alpha", "")).unwrap();
+        assert!(matches!(x.key_source.fallback, Some(Fallback::NoServedLinks)), "{:?}", x.key_source);
+        assert_eq!(x.key_source.live_share, 1.0, "the same elements, the links filled in by script");
+    }
+
+    #[test]
+    fn an_app_shell_and_hash_routes_get_a_sentence_not_a_template() {
+        let shell = "<html><head></head><body><div id=root></div><script src=/app.js></script></body></html>";
+        let source = Served(vec![("/a", shell.into()), ("/b", shell.into()), ("/c", shell.into())]);
+        let live = page("alpha", "");
+        assert_eq!(run(&source, &live).err(), Some(ExtractError::AppShell));
+        let hash = "<html><body><nav><a href=#/a>A</a> <a href=#/b>B</a></nav><main><p>view</p></main></body></html>";
+        assert_eq!(run(&source, hash).err(), Some(ExtractError::HashRoutes));
+    }
+
+    #[test]
+    fn linked_app_shells_give_the_sentence_when_the_served_key_page_fails() {
+        let shell = "<html><head></head><body><div id=root></div><script src=/app.js></script></body></html>";
+        let source = Served(vec![("/b", shell.into()), ("/c", shell.into())]);
+        assert_eq!(run(&source, &page("alpha", "")).err(), Some(ExtractError::AppShell));
+        let one_real = Served(vec![("/b", shell.into()), ("/c", page("gamma", ""))]);
+        assert!(run(&one_real, &page("alpha", "")).is_ok_and(|x| matches!(x.key_source.path, KeyPath::Live)));
+    }
+}
