@@ -228,6 +228,8 @@ lint() {
 
 run_tests() {
   lint
+  log "html5ever: the patch series re-applies to the pinned release (scripts/html5ever.sh check)"
+  scripts/html5ever.sh check
   ensure_browsers
   build
   log "cargo test (native)"
