@@ -12,8 +12,11 @@
 //! ([`cluster_agreement`]); with `fast`, the skeletons alone serve it with
 //! zero loads, as a memory recall does; with `selective`, they serve it
 //! unless its frame shows a part none of the representatives' pages had,
-//! and only such a page is compared. Nothing here reads files: the glue
-//! hands pages in as bytes.
+//! and only such a page is compared. Nothing here but `input` reads files:
+//! it turns folders, WARC and JSONL files into records, and `run` drives a
+//! whole collection over them. Native only.
+//!
+//! May use: every layer below (`base` to `sources`).
 
 pub mod cluster_agreement;
 pub mod input;

@@ -2,7 +2,6 @@
 //! content's markup (each topmost non-template element of `<body>`, whole)
 //! and its plain text, with the sizes the site summary adds up.
 
-use html5ever::local_name;
 use scraper::{ElementRef, Html, Node};
 use serde::Serialize;
 
@@ -11,7 +10,7 @@ use std::borrow::Cow;
 use crate::page::dom::{NodeId, Tree};
 use crate::page::html::numbered_elements;
 
-use super::rendered_body::RenderedBody;
+use super::rendered_body::{is_raw_text, RenderedBody};
 
 /// The content of one page.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -23,12 +22,6 @@ pub struct PageContent {
     /// Words of the whole `<body>` and of the content.
     pub page_words: usize,
     pub content_words: usize,
-}
-
-/// Elements whose text is code or markup, not words a reader sees.
-pub fn is_raw_text(node: ego_tree::NodeRef<'_, Node>) -> bool {
-    matches!(node.value(), Node::Element(e) if matches!(e.name.local,
-        local_name!("script") | local_name!("style") | local_name!("noscript") | local_name!("template")))
 }
 
 /// The visible text below an element, whitespace collapsed.

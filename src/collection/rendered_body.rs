@@ -13,13 +13,18 @@
 //! (whose words the surrounding text leaves out but its own text keeps).
 
 use ego_tree::iter::Edge;
+use html5ever::local_name;
 use html5ever::serialize::{HtmlSerializer, SerializeOpts, Serializer, TraversalScope};
 use scraper::{Html, Node};
 
 use crate::page::dom::{NodeId, Tree};
 use crate::page::html::numbered_elements;
 
-use super::page_content::is_raw_text;
+/// Elements whose text is code or markup, not words a reader sees.
+pub fn is_raw_text(node: ego_tree::NodeRef<'_, Node>) -> bool {
+    matches!(node.value(), Node::Element(e) if matches!(e.name.local,
+        local_name!("script") | local_name!("style") | local_name!("noscript") | local_name!("template")))
+}
 
 /// Where one element's markup and visible text lie.
 #[derive(Clone, Copy, Debug, Default)]

@@ -213,7 +213,10 @@ fn content_lists(rule: &Content, key: &Tree, lists: &[Vec<NodeId>], r: &Recurren
 pub fn lists(tree: &Tree) -> Vec<Vec<NodeId>> {
     let own = |id: NodeId, keep: &dyn Fn(u64) -> bool| {
         let n = tree.node(id);
-        n.classes.iter().filter(|&&c| keep(c)).fold(crate::page::dom::name_hash(&n.tag), |h, c| h.rotate_left(5) ^ c)
+        n.classes
+            .iter()
+            .filter(|&&c| keep(c))
+            .fold(crate::page::name_hash::name_hash(&n.tag), |h, c| h.rotate_left(5) ^ c)
     };
     let every = |_: u64| true;
     let shape = |id: NodeId, keep: &dyn Fn(u64) -> bool| {

@@ -33,8 +33,9 @@ use crate::decide::current_item::{pair_current_items, SubtreeTexts};
 use crate::decide::template::map_page;
 use crate::decide::text_recurrence::{keep_repeated_content, KeyText, TextBlocks};
 use crate::extraction::extract::{extract, Extraction};
-use crate::page::dom::{name_hash, Gold, Node, NodeId, Tree};
-use crate::page::generated_names::{is_generated, without_generated};
+use crate::page::dom::{Gold, Node, NodeId, Tree};
+use crate::page::generated_names::is_generated;
+use crate::page::name_hash::name_hash;
 
 /// Format version of a stored memory; another version is refused, not guessed at.
 pub const MEMORY_VERSION: u32 = 1;
@@ -340,7 +341,7 @@ pub struct ServedPage<'t> {
 
 impl<'t> ServedPage<'t> {
     pub fn new(page: &'t Tree) -> Self {
-        let tree = without_generated(page);
+        let tree = page.without_generated();
         let subtree_texts = SubtreeTexts::new(&tree);
         Self { tree, subtree_texts, blocks: None, lists: RepeatedLists::default() }
     }

@@ -9,7 +9,9 @@
 
 use serde::Serialize;
 
-use crate::page::generated_names::token_hash;
+use std::borrow::Cow;
+
+use crate::page::generated_names::{is_generated, stable, token_hash};
 
 /// Elements HTML allows once per document: their tag alone identifies
 /// them across pages, whatever per-page classes they carry (`page--cfp`,
@@ -122,6 +124,16 @@ impl Tree {
         copy
     }
 
+    /// The page with generated-looking classes and attribute names left
+    /// out, node for node (same numbering); the page itself when it has none.
+    pub fn without_generated(&self) -> Cow<'_, Tree> {
+        let generated = |n: &Node| n.classes.iter().chain(n.attributes.iter()).any(|&h| is_generated(h));
+        if !self.nodes().any(|(_, n)| generated(n)) {
+            return Cow::Borrowed(self);
+        }
+        Cow::Owned(self.map_names(stable))
+    }
+
     /// The same tree with each link's `href` replaced by `f(href)` (`None`
     /// drops it): visited routes address their links as pages.
     pub fn map_hrefs(&self, f: impl Fn(&str) -> Option<String>) -> Tree {
@@ -221,18 +233,6 @@ fn number_same_tag_siblings(nodes: &mut [Node]) {
             start = end;
         }
     }
-}
-
-/// Hash used for names (FNV-1a, 64 bit): tiny, and the same on every
-/// target, so native and wasm snapshots are identical. Class and attribute
-/// names go through `generated_names::token_hash`, which builds on it.
-pub fn name_hash(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// Hash of a word of text with each number read as one digit: a date, a

@@ -9,9 +9,7 @@
 //! only) still tells which of its names to set aside. Everywhere else a
 //! name's hash is only compared for equality, which the bit does not change.
 
-use std::borrow::Cow;
-
-use crate::page::dom::{name_hash, Tree};
+use crate::page::name_hash::name_hash;
 
 /// Prefixes CSS-in-JS libraries put before a hash of letters and digits
 /// (styled-components' `sc-` before letters alone is checked apart).
@@ -109,18 +107,10 @@ pub fn stable(set: &[u64]) -> Box<[u64]> {
     set.iter().copied().filter(|&h| !is_generated(h)).collect()
 }
 
-/// The page with generated-looking classes and attribute names left out,
-/// node for node (same numbering); the page itself when it has none.
-pub fn without_generated(tree: &Tree) -> Cow<'_, Tree> {
-    let generated = |n: &crate::page::dom::Node| n.classes.iter().chain(n.attributes.iter()).any(|&h| is_generated(h));
-    if !tree.nodes().any(|(_, n)| generated(n)) {
-        return Cow::Borrowed(tree);
-    }
-    Cow::Owned(tree.map_names(stable))
-}
-
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow;
+
     use super::*;
 
     #[test]
@@ -179,9 +169,9 @@ mod tests {
     #[test]
     fn a_page_without_generated_names_is_not_copied() {
         let plain = crate::page::dom::test_trees::tree("html( body( nav.menu( a a ) ) )");
-        assert!(matches!(without_generated(&plain), Cow::Borrowed(_)));
+        assert!(matches!(plain.without_generated(), Cow::Borrowed(_)));
         let styled = crate::page::dom::test_trees::tree("html( body( nav.menu.sc-a1b2c3( a.kVbCDe a ) ) )");
-        let stripped = without_generated(&styled);
+        let stripped = styled.without_generated();
         assert_eq!(stripped.len(), styled.len());
         assert!(stripped.nodes().all(|(_, n)| n.classes.iter().all(|&h| !is_generated(h))));
         assert_eq!(stripped.node(crate::page::dom::NodeId(2)).classes.len(), 1, "menu stays");

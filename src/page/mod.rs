@@ -11,6 +11,7 @@
 pub mod dom;
 pub mod generated_names;
 pub mod html;
+pub mod name_hash;
 pub mod page_body;
 pub mod saved_template;
 pub mod view_collapse;

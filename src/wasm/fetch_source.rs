@@ -22,7 +22,7 @@ use web_sys::{
     RequestRedirect, ResponseType,
 };
 
-use super::slices::SLICE_MS;
+use super::slices::{NextTask, SLICE_MS};
 use crate::base::error::LoadError;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::page::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
@@ -420,31 +420,4 @@ impl PageSource for FetchSource {
             self.yield_now().await;
         }
     }
-}
-
-/// A promise settled by the next task of the event loop: a message to
-/// ourselves, not a timer, because a hidden tab's timers wait up to a second.
-/// The channel lives as long as the promise is awaited.
-struct NextTask {
-    promise: js_sys::Promise,
-    _channel: Option<web_sys::MessageChannel>,
-}
-
-impl NextTask {
-    fn post() -> Self {
-        let Ok(channel) = web_sys::MessageChannel::new() else {
-            return Self { promise: js_sys::Promise::resolve(&JsValue::NULL), _channel: None };
-        };
-        let promise = js_sys::Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
-        if channel.port2().post_message(&JsValue::NULL).is_err() {
-            return Self { promise: js_sys::Promise::resolve(&JsValue::NULL), _channel: None };
-        }
-        Self { promise, _channel: Some(channel) }
-    }
-}
-
-/// One round of the event loop, for work that waits alone.
-pub async fn yield_to_event_loop() {
-    let next = NextTask::post();
-    let _ = JsFuture::from(next.promise.clone()).await;
 }

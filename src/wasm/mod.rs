@@ -1,5 +1,8 @@
 //! The extension's entry points: the content script calls these in the
 //! page, with the live DOM at hand. Glue only: the algorithm is the core's.
+//!
+//! May use: every layer; no layer uses it (the CLI in `src/bin` is the
+//! native side's glue).
 
 mod cancel;
 mod failure;
@@ -219,7 +222,7 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let Some(read) = read else { return Err(reject(Failure::cancelled())) };
     let (key, elements, taken, kept) = read?;
     // The read's last step has just run: the page runs before the links are read.
-    fetch_source::yield_to_event_loop().await;
+    slices::yield_to_event_loop().await;
 
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);

@@ -5,9 +5,9 @@
 
 use std::cell::Cell;
 
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::Performance;
-
-use super::fetch_source::yield_to_event_loop;
 
 /// The longest stretch of work between two turns of the event loop. A
 /// page's timer that falls due during a slice runs only after the next
@@ -37,4 +37,31 @@ impl Slices {
             self.since.set(self.performance.now());
         }
     }
+}
+
+/// A promise settled by the next task of the event loop: a message to
+/// ourselves, not a timer, because a hidden tab's timers wait up to a second.
+/// The channel lives as long as the promise is awaited.
+pub(super) struct NextTask {
+    pub(super) promise: js_sys::Promise,
+    _channel: Option<web_sys::MessageChannel>,
+}
+
+impl NextTask {
+    pub(super) fn post() -> Self {
+        let Ok(channel) = web_sys::MessageChannel::new() else {
+            return Self { promise: js_sys::Promise::resolve(&JsValue::NULL), _channel: None };
+        };
+        let promise = js_sys::Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
+        if channel.port2().post_message(&JsValue::NULL).is_err() {
+            return Self { promise: js_sys::Promise::resolve(&JsValue::NULL), _channel: None };
+        }
+        Self { promise, _channel: Some(channel) }
+    }
+}
+
+/// One round of the event loop, for work that waits alone.
+pub async fn yield_to_event_loop() {
+    let next = NextTask::post();
+    let _ = JsFuture::from(next.promise.clone()).await;
 }
