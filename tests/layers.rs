@@ -35,9 +35,7 @@ fn production(text: &str) -> String {
 
 /// The layers in the order `lib.rs` declares them (`pub mod NAME;`).
 fn declared_layers(lib: &str) -> Vec<String> {
-    lib.lines()
-        .filter_map(|l| l.trim().strip_prefix("pub mod ")?.strip_suffix(';').map(str::to_string))
-        .collect()
+    lib.lines().filter_map(|l| l.trim().strip_prefix("pub mod ")?.strip_suffix(';').map(str::to_string)).collect()
 }
 
 /// The modules `source` uses: `crate::a::b` paths, `super::` paths, and a
@@ -63,7 +61,8 @@ fn uses(source: &Source, modules: &BTreeSet<String>) -> BTreeSet<String> {
     let mut i = 0;
     while i < code.len() {
         let rest = &code[i..];
-        let boundary = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':');
+        let boundary =
+            i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':');
         if boundary && (rest.starts_with("crate::") || rest.starts_with("super::")) {
             let path: String =
                 rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':').collect();
@@ -120,7 +119,10 @@ fn problems(lib: &str, sources: &[Source]) -> Vec<String> {
         if s.path.matches('/').count() == 1 && s.path.ends_with("/mod.rs") {
             let doc: Vec<&str> = s.text.lines().take_while(|l| l.starts_with("//!")).collect();
             if doc.len() < 2 || !doc.iter().any(|l| l.starts_with("//! May use")) {
-                out.push(format!("src/{} does not say what the layer does and what it may use (\"//! May use …\")", s.path));
+                out.push(format!(
+                    "src/{} does not say what the layer does and what it may use (\"//! May use …\")",
+                    s.path
+                ));
             }
         }
     }
@@ -167,8 +169,11 @@ fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
         if grouped.contains(node) || !reaches(node, node) {
             continue;
         }
-        let group: Vec<String> =
-            graph.keys().filter(|other| *other == node || (reaches(node, other) && reaches(other, node))).cloned().collect();
+        let group: Vec<String> = graph
+            .keys()
+            .filter(|other| *other == node || (reaches(node, other) && reaches(other, node)))
+            .cloned()
+            .collect();
         grouped.extend(group.iter().cloned());
         out.push(group);
     }

@@ -13,14 +13,15 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use template_extractor::base::config::{Config, PRESETS};
 use template_extractor::base::error::ExtractError;
-use template_extractor::collection::run as collection_run;
+use template_extractor::collection::run;
 use template_extractor::collection::site_collection::{CollectOptions, Serving};
 use template_extractor::eval::bench::{
     everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck,
 };
 use template_extractor::eval::collection_bench;
 use template_extractor::eval::score::{disagreement, has_gold, score};
-use template_extractor::extraction::extract::{extract, template_paths};
+use template_extractor::extraction::extract::extract;
+use template_extractor::extraction::template_paths::template_paths;
 use template_extractor::memory::template_memory::{Memory, Recall};
 use template_extractor::page::dom::Tree;
 use template_extractor::page::html::{parse, saved_template_html, SavedHead};
@@ -622,7 +623,7 @@ fn main() -> ExitCode {
             fast,
             selective,
         } => load_config(&preset, config.as_ref()).and_then(|config| {
-            collection_run::command(collection_run::CommandArgs {
+            run::command(run::CommandArgs {
                 inputs,
                 out,
                 summary,

@@ -12,3 +12,4 @@ pub mod current_item;
 pub mod layout_agreement;
 pub mod template;
 pub mod text_recurrence;
+pub mod voters;

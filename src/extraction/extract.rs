@@ -1,23 +1,19 @@
 //! One extraction from start to end: the key page's links, their order,
 //! the complete subdigraph, the mappings and the votes.
 
-use std::collections::HashSet;
-
 use serde::Serialize;
 use url::Url;
 
 use crate::base::config::Config;
 use crate::base::error::ExtractError;
 use crate::candidates::complete_subdigraph::{find_cs, CsKind, LoadRecord};
-use crate::candidates::hyperlink::{same_url_pattern, PageLink};
 use crate::candidates::link_order::sort_links;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::mapping::Mapping;
 use crate::decide::compare_ahead::CompareAhead;
-use crate::decide::layout_agreement::{self, Agreement};
-use crate::decide::template::{count, map_page, template, votes_needed};
+use crate::decide::template::{count, template, votes_needed};
 use crate::decide::text_recurrence::KeyText;
-use crate::page::dom::{NodeId, Tree};
+use crate::decide::voters::{load_layout_peers, vote_pages, Processed};
 
 /// Time spent per phase, in milliseconds. Fetch, parse and snapshot add up
 /// the per-page times (pages may load concurrently, so their sum can exceed
@@ -158,123 +154,6 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     })
 }
 
-/// The pages that vote and the key page's mapping into each, as indexes
-/// into the processed pages. Without the content signal these are the CS
-/// members and their plain mappings (the published method); with it, each
-/// mapping keeps only what the page repeats in content too, and the voters
-/// are the loaded pages that share the key page's layout
-/// ([`layout_agreement::voters`]). With the signal, `compared[i]` is page
-/// `i`'s comparison, made as it loaded (every loaded page has one).
-async fn vote_pages<S: PageSource>(
-    cfg: &Config,
-    source: &S,
-    key_page: &LoadedPage,
-    members: &[usize],
-    loaded: &[Option<LoadedPage>],
-    compared: Vec<Option<Mapping>>,
-) -> (Vec<usize>, Vec<Mapping>) {
-    let key = &key_page.tree;
-    if !cfg.content.enabled {
-        let mut mappings = Vec::with_capacity(members.len());
-        for &i in members {
-            source.pause().await;
-            mappings.push(map_page(cfg, key, &loaded[i].as_ref().expect("members loaded").tree));
-        }
-        return (members.to_vec(), mappings);
-    }
-    let mut mappings = compared;
-    let (usable, agreements, core) = agreements(key_page, members, loaded, &mappings);
-    let chosen: Vec<usize> = layout_agreement::voters(&agreements, core, cfg.cs_size, cfg.content.layout_ratio)
-        .into_iter()
-        .map(|v| usable[v])
-        .collect();
-    let chosen_mappings = chosen.iter().map(|&i| mappings[i].take().expect("voters loaded")).collect();
-    (chosen, chosen_mappings)
-}
-
-/// The pages processed so far, side by side: each attempted load's record,
-/// its page when it loaded, and the key page's comparison with it.
-struct Processed<'a> {
-    records: &'a mut Vec<LoadRecord>,
-    loaded: &'a mut Vec<Option<LoadedPage>>,
-    compared: &'a mut Vec<Option<Mapping>>,
-}
-
-/// Each compared page's agreement with the key page ([`layout_agreement`]),
-/// as (indexes of the compared pages, their agreements, the core share).
-fn agreements(
-    key_page: &LoadedPage,
-    members: &[usize],
-    loaded: &[Option<LoadedPage>],
-    compared: &[Option<Mapping>],
-) -> (Vec<usize>, Vec<Agreement>, f64) {
-    let key = &key_page.tree;
-    let usable: Vec<usize> = (0..loaded.len()).filter(|&i| compared[i].is_some()).collect();
-    let agreements = usable
-        .iter()
-        .map(|&i| {
-            let m = compared[i].as_ref().expect("usable");
-            Agreement {
-                in_cs: members.contains(&i),
-                share: m.len() as f64 / key.len() as f64,
-                itself: loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
-                    && m.len() == key.len(),
-            }
-        })
-        .collect();
-    let core = core_share(key, usable.iter().map(|&i| compared[i].as_ref().expect("usable")));
-    (usable, agreements, core)
-}
-
-/// When fewer than `votes` loaded pages share the key page's layout (the CS
-/// held listings, say, around an article), loads the next links that follow
-/// the key page's URL pattern, a few at a time, until enough do or
-/// `peer_loads` more pages were tried. Each is compared as it loads.
-async fn load_layout_peers<S: PageSource>(
-    cfg: &Config,
-    ahead: &CompareAhead<'_, S>,
-    key_page: &LoadedPage,
-    sorted: &[PageLink],
-    pages: &mut Processed<'_>,
-) {
-    let tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
-    let mut next = sorted.iter().filter(|l| !tried.contains(&l.url) && same_url_pattern(&l.url, &key_page.url));
-    let mut budget = cfg.content.peer_loads;
-    while budget > 0 {
-        let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
-        let found = layout_agreement::peers(&agreements, core, cfg.content.layout_ratio).len();
-        let wanted = cfg.votes.saturating_sub(found).min(budget);
-        let batch: Vec<&PageLink> = next.by_ref().take(wanted).collect();
-        if batch.is_empty() {
-            break;
-        }
-        budget -= batch.len();
-        let results = futures::future::join_all(batch.iter().map(|l| ahead.load(&l.url))).await;
-        for (link, result) in batch.into_iter().zip(results) {
-            pages.records.push(LoadRecord::of(link.url.clone(), &result));
-            pages.compared.push(ahead.take(&link.url));
-            pages.loaded.push(result.ok());
-        }
-    }
-}
-
-/// Share of the key page's nodes that every mapping keeps: the part of the
-/// template all loaded pages share, whatever their layout.
-fn core_share<'a>(key: &Tree, mappings: impl Iterator<Item = &'a Mapping>) -> f64 {
-    let mut core = vec![true; key.len()];
-    let mut any = false;
-    for m in mappings {
-        any = true;
-        for (i, c) in core.iter_mut().enumerate() {
-            *c &= m.is_mapped(NodeId(i as u32));
-        }
-    }
-    if !any {
-        return 0.0;
-    }
-    core.iter().filter(|&&c| c).count() as f64 / key.len() as f64
-}
-
 /// Loads the key page through the source, then extracts.
 pub async fn extract_url<S: PageSource>(cfg: &Config, source: &S, url: &Url) -> Result<Extraction, ExtractError> {
     if !matches!(url.scheme(), "http" | "https") {
@@ -286,44 +165,6 @@ pub async fn extract_url<S: PageSource>(cfg: &Config, source: &S, url: &Url) -> 
 
 fn ids(template: &[bool]) -> Vec<u32> {
     template.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| i as u32).collect()
-}
-
-/// The readable paths of the template nodes, for reports.
-pub fn template_paths(tree: &Tree, template: &[bool]) -> Vec<String> {
-    tree.nodes().filter(|(id, _)| template[id.index()]).map(|(id, _): (NodeId, _)| tree.path(id)).collect()
-}
-
-/// Bytes of template paths the extension's whole report holds at most.
-/// Their size is the template's nodes times the page's depth: 200 MB for a
-/// page of 100,000 elements 512 levels deep, a message Firefox's content
-/// process crashes on (its IPC limit is 256 MiB) before the popup sees it.
-pub const MAX_REPORT_PATH_BYTES: usize = 16 << 20;
-
-/// The template's paths in document order while their bytes stay within
-/// `budget`, and how many were left out past it. Each path's length is
-/// known from its parent's before any is built, so a page whose paths
-/// would be huge costs no more than the paths kept.
-pub fn template_paths_within(tree: &Tree, template: &[bool], budget: usize) -> (Vec<String>, usize) {
-    let mut len = vec![0usize; tree.len()];
-    let mut paths = Vec::new();
-    let mut used = 0;
-    for (id, node) in tree.nodes() {
-        let step =
-            node.tag.len() + 1 + if node.same_tag_position == 0 { 0 } else { 2 + digits(node.same_tag_position) };
-        len[id.index()] = node.parent.map_or(0, |p| len[p.index()]) + step;
-        if template[id.index()] {
-            used += len[id.index()];
-            if used > budget {
-                return (paths, template[id.index()..].iter().filter(|&&t| t).count());
-            }
-            paths.push(tree.path(id));
-        }
-    }
-    (paths, 0)
-}
-
-fn digits(n: u32) -> usize {
-    n.checked_ilog10().map_or(1, |l| l as usize + 1)
 }
 
 #[cfg(test)]
@@ -524,20 +365,5 @@ mod tests {
             .unwrap()
             .0;
         assert!(x.template[replies.index()], "their container is template");
-    }
-
-    #[test]
-    fn report_paths_stop_at_their_budget_and_count_the_rest() {
-        // Siblings past Blink's depth give numbered steps (`div[12]`) too.
-        let tree = snapshot(&parse(&format!("<html><body>{}x</body></html>", "<div>".repeat(600)))).unwrap();
-        let template = vec![true; tree.len()];
-        let all = template_paths(&tree, &template);
-        assert!(all.iter().any(|p| p.ends_with("]")), "numbered steps are measured too");
-        assert_eq!(template_paths_within(&tree, &template, usize::MAX), (all.clone(), 0));
-        let budget: usize = all[..10].iter().map(String::len).sum();
-        assert_eq!(template_paths_within(&tree, &template, budget), (all[..10].to_vec(), all.len() - 10));
-        let past: usize = all[all.len() - 3..].iter().map(String::len).sum::<usize>();
-        let whole: usize = all.iter().map(String::len).sum();
-        assert_eq!(template_paths_within(&tree, &template, whole - past).1, 3, "each path's length is exact");
     }
 }

@@ -30,7 +30,7 @@ use crate::base::error::{ExtractError, LoadError};
 use crate::candidates::hyperlink::page_links;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::eval::score::{disagreement, has_gold, macro_average, score, Score};
-use crate::extraction::extract::{template_paths_within, MAX_REPORT_PATH_BYTES};
+use crate::extraction::template_paths::{template_paths_within, MAX_REPORT_PATH_BYTES};
 use crate::page::dom::Tree;
 use crate::served::served_key::{extract_live, Fallback, KeySource, LiveExtraction};
 use cancel::Cancellable;

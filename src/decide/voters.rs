@@ -1,0 +1,135 @@
+//! Which loaded pages vote, and with which mapping: the complete
+//! subdigraph's members as published, or, with the content signal, the
+//! pages that share the key page's layout (`layout_agreement`), loading
+//! more pages of the key's URL pattern when too few do.
+
+use std::collections::HashSet;
+
+use url::Url;
+
+use crate::base::config::Config;
+use crate::candidates::complete_subdigraph::LoadRecord;
+use crate::candidates::hyperlink::{same_url_pattern, PageLink};
+use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::compare::mapping::Mapping;
+use crate::decide::compare_ahead::CompareAhead;
+use crate::decide::layout_agreement::{self, Agreement};
+use crate::decide::template::map_page;
+use crate::page::dom::{NodeId, Tree};
+
+/// The pages that vote and the key page's mapping into each, as indexes
+/// into the processed pages. Without the content signal these are the CS
+/// members and their plain mappings (the published method); with it, each
+/// mapping keeps only what the page repeats in content too, and the voters
+/// are the loaded pages that share the key page's layout
+/// ([`layout_agreement::voters`]). With the signal, `compared[i]` is page
+/// `i`'s comparison, made as it loaded (every loaded page has one).
+pub async fn vote_pages<S: PageSource>(
+    cfg: &Config,
+    source: &S,
+    key_page: &LoadedPage,
+    members: &[usize],
+    loaded: &[Option<LoadedPage>],
+    compared: Vec<Option<Mapping>>,
+) -> (Vec<usize>, Vec<Mapping>) {
+    let key = &key_page.tree;
+    if !cfg.content.enabled {
+        let mut mappings = Vec::with_capacity(members.len());
+        for &i in members {
+            source.pause().await;
+            mappings.push(map_page(cfg, key, &loaded[i].as_ref().expect("members loaded").tree));
+        }
+        return (members.to_vec(), mappings);
+    }
+    let mut mappings = compared;
+    let (usable, agreements, core) = agreements(key_page, members, loaded, &mappings);
+    let chosen: Vec<usize> = layout_agreement::voters(&agreements, core, cfg.cs_size, cfg.content.layout_ratio)
+        .into_iter()
+        .map(|v| usable[v])
+        .collect();
+    let chosen_mappings = chosen.iter().map(|&i| mappings[i].take().expect("voters loaded")).collect();
+    (chosen, chosen_mappings)
+}
+
+/// The pages processed so far, side by side: each attempted load's record,
+/// its page when it loaded, and the key page's comparison with it.
+pub struct Processed<'a> {
+    pub records: &'a mut Vec<LoadRecord>,
+    pub loaded: &'a mut Vec<Option<LoadedPage>>,
+    pub compared: &'a mut Vec<Option<Mapping>>,
+}
+
+/// Each compared page's agreement with the key page ([`layout_agreement`]),
+/// as (indexes of the compared pages, their agreements, the core share).
+fn agreements(
+    key_page: &LoadedPage,
+    members: &[usize],
+    loaded: &[Option<LoadedPage>],
+    compared: &[Option<Mapping>],
+) -> (Vec<usize>, Vec<Agreement>, f64) {
+    let key = &key_page.tree;
+    let usable: Vec<usize> = (0..loaded.len()).filter(|&i| compared[i].is_some()).collect();
+    let agreements = usable
+        .iter()
+        .map(|&i| {
+            let m = compared[i].as_ref().expect("usable");
+            Agreement {
+                in_cs: members.contains(&i),
+                share: m.len() as f64 / key.len() as f64,
+                itself: loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
+                    && m.len() == key.len(),
+            }
+        })
+        .collect();
+    let core = core_share(key, usable.iter().map(|&i| compared[i].as_ref().expect("usable")));
+    (usable, agreements, core)
+}
+
+/// When fewer than `votes` loaded pages share the key page's layout (the CS
+/// held listings, say, around an article), loads the next links that follow
+/// the key page's URL pattern, a few at a time, until enough do or
+/// `peer_loads` more pages were tried. Each is compared as it loads.
+pub async fn load_layout_peers<S: PageSource>(
+    cfg: &Config,
+    ahead: &CompareAhead<'_, S>,
+    key_page: &LoadedPage,
+    sorted: &[PageLink],
+    pages: &mut Processed<'_>,
+) {
+    let tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
+    let mut next = sorted.iter().filter(|l| !tried.contains(&l.url) && same_url_pattern(&l.url, &key_page.url));
+    let mut budget = cfg.content.peer_loads;
+    while budget > 0 {
+        let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
+        let found = layout_agreement::peers(&agreements, core, cfg.content.layout_ratio).len();
+        let wanted = cfg.votes.saturating_sub(found).min(budget);
+        let batch: Vec<&PageLink> = next.by_ref().take(wanted).collect();
+        if batch.is_empty() {
+            break;
+        }
+        budget -= batch.len();
+        let results = futures::future::join_all(batch.iter().map(|l| ahead.load(&l.url))).await;
+        for (link, result) in batch.into_iter().zip(results) {
+            pages.records.push(LoadRecord::of(link.url.clone(), &result));
+            pages.compared.push(ahead.take(&link.url));
+            pages.loaded.push(result.ok());
+        }
+    }
+}
+
+/// Share of the key page's nodes that every mapping keeps: the part of the
+/// template all loaded pages share, whatever their layout.
+fn core_share<'a>(key: &Tree, mappings: impl Iterator<Item = &'a Mapping>) -> f64 {
+    let mut core = vec![true; key.len()];
+    let mut any = false;
+    for m in mappings {
+        any = true;
+        for (i, c) in core.iter_mut().enumerate() {
+            *c &= m.is_mapped(NodeId(i as u32));
+        }
+    }
+    if !any {
+        return 0.0;
+    }
+    core.iter().filter(|&&c| c).count() as f64 / key.len() as f64
+}
