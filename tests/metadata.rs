@@ -82,3 +82,18 @@ fn the_popup_states_the_core_default_number_of_loads() {
         format!("const DEFAULT_MAX_LOADS = {};", template_extractor::base::config::Config::default().max_loads);
     assert!(runner.contains(&wanted), "extension/runner.js should say {wanted}");
 }
+
+/// The popup says a weak result's sentence from its own messages
+/// (`weak_<kind>`, in every locale); in English it is the core's sentence,
+/// which the CLI and the collection print.
+#[test]
+fn the_popup_says_each_weakness_as_the_core_does() {
+    use template_extractor::decide::evidence::Weakness;
+    let en = json("extension/_locales/en/messages.json");
+    let es = json("extension/_locales/es/messages.json");
+    for w in Weakness::ALL {
+        let key = format!("weak_{}", serde_json::to_value(w).unwrap().as_str().unwrap());
+        assert_eq!(en[&key]["message"].as_str(), Some(w.to_string().as_str()), "{key}");
+        assert!(es[&key]["message"].as_str().is_some_and(|s| !s.is_empty()), "{key} in Spanish");
+    }
+}

@@ -16,7 +16,7 @@ use template_extractor::base::error::ExtractError;
 use template_extractor::collection::run;
 use template_extractor::collection::site_collection::{CollectOptions, Serving};
 use template_extractor::eval::bench::{
-    everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck,
+    everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck, SiteResult,
 };
 use template_extractor::eval::collection_bench;
 use template_extractor::eval::score::{disagreement, has_gold, score};
@@ -292,6 +292,12 @@ fn run_extract(site: PathBuf, key: String, cfg: Config, out: Output) -> Result<(
         say!("                  {}", p.path());
     }
     say!("  loads           {} (key page included; {} fetched)", x.loads, x.fetched + 1);
+    if x.evidence.copies > 0 {
+        say!("  set aside       {} page(s) holding this page's own text", x.evidence.copies);
+    }
+    if let Some(warning) = &x.evidence.warning {
+        say!("  weak evidence   {warning}");
+    }
     say!(
         "  time            {:.1} ms total (key page included): fetch {:.1}, parse {:.1}, snapshot {:.1}, link order {:.1}, CS search {:.1}, mapping {:.1}",
         wall_ms, t.fetch_ms, t.parse_ms, t.snapshot_ms, t.link_order_ms, t.cs_search_ms, t.mapping_ms
@@ -356,6 +362,11 @@ fn print_run(run: &ConfigRun) {
         "CS",
         "ms"
     );
+    let weak = |r: &SiteResult| {
+        r.weakness
+            .map(|w| format!("  weak: {}", serde_json::to_value(w).expect("a name").as_str().unwrap_or("")))
+            .unwrap_or_default()
+    };
     for r in &run.sites {
         if let Some(e) = &r.error {
             say!("{:<14} error: {e}", r.site);
@@ -363,7 +374,7 @@ fn print_run(run: &ConfigRun) {
         }
         let s = &r.score;
         say!(
-            "{:<14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9.1}",
+            "{:<14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>5} {:>4} {:>9.1}{}",
             r.site,
             s.nodes,
             s.gold,
@@ -374,7 +385,8 @@ fn print_run(run: &ConfigRun) {
             pct(s.content_f1),
             r.loads,
             r.cs_size,
-            r.timings.total_ms
+            r.timings.total_ms,
+            weak(r)
         );
     }
     let a = &run.average;
@@ -413,18 +425,29 @@ fn run_bench(set: PathBuf, presets: Vec<String>, configs: Vec<PathBuf>, json: Op
     for r in &runs {
         print_run(r);
     }
-    say!("\n{:<24} {:>7} {:>7} {:>7} {:>7} {:>6} {:>9}", "config", "recall", "prec", "F1", "cF1", "loads", "ms/site");
+    say!(
+        "\n{:<24} {:>7} {:>7} {:>7} {:>7} {:>6} {:>9} {:>5}",
+        "config",
+        "recall",
+        "prec",
+        "F1",
+        "cF1",
+        "loads",
+        "ms/site",
+        "weak"
+    );
     for r in &runs {
         let a = &r.average;
         say!(
-            "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6.1} {:>9.1}",
+            "{:<24} {:>7} {:>7} {:>7} {:>7} {:>6.1} {:>9.1} {:>5}",
             r.name,
             pct(a.recall),
             pct(a.precision),
             pct(a.f1),
             pct(a.content_f1),
             r.mean_loads,
-            r.mean_total_ms
+            r.mean_total_ms,
+            r.weak
         );
     }
     let everything = everything_is_template(&sites);

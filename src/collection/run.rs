@@ -47,6 +47,10 @@ pub struct PageLine<'a> {
     pub template_share: f64,
     pub content_text: &'a str,
     pub content_html: &'a str,
+    /// Why the page's template is not to be trusted, in one sentence: its
+    /// content may hold template, or miss text (`decide::evidence`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
     /// Present when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content_markdown: Option<String>,
@@ -63,6 +67,7 @@ impl<'a> PageLine<'a> {
             template_share: p.content.template_share,
             content_text: &p.content.text,
             content_html: &p.content.html,
+            warning: p.weakness.map(|w| w.to_string()),
             content_markdown: with_markdown.then(|| markdown(&p.content.html).unwrap_or_default()),
         }
     }
@@ -278,13 +283,18 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
     for s in &report.sites {
         let sizes: Vec<String> = s.clusters.iter().map(|c| c.pages.to_string()).collect();
         eprintln!(
-            "  {}: {} pages, clusters [{}], {} unclustered, {:.0} % of bytes and {:.0} % of words removed",
+            "  {}: {} pages, clusters [{}], {} unclustered, {:.0} % of bytes and {:.0} % of words removed{}",
             s.site,
             s.pages,
             sizes.join(" "),
             s.unclustered,
             100.0 * s.bytes_removed,
-            100.0 * s.words_removed
+            100.0 * s.words_removed,
+            if s.weak > 0 {
+                format!(", {} with weak evidence (see each line's warning)", s.weak)
+            } else {
+                String::new()
+            }
         );
     }
     if report.rejected.total() > 0 {

@@ -12,6 +12,7 @@ use url::Url;
 
 use crate::base::config::Config;
 use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::decide::evidence::{judge_template, Weakness};
 use crate::extraction::extract::extract;
 use crate::memory::template_memory::{Cluster, PreparedCluster};
 use crate::page::dom::Tree;
@@ -102,6 +103,9 @@ pub struct PageOutcome<'a> {
     pub content: &'a PageContent,
     /// Bytes of the page's decoded HTML.
     pub bytes: usize,
+    /// Why the page's template is not to be trusted, if it is not
+    /// (`decide::evidence::judge_template`).
+    pub weakness: Option<Weakness>,
 }
 
 /// What a layout group became.
@@ -227,6 +231,8 @@ pub fn collect_site(
             PageBody::Source(html) => page_content(&parse(html), tree, &template),
         };
         summary.add_page(page.bytes, content.html.len(), content.page_words, content.content_words);
+        let (_, weakness) = judge_template(tree, &template);
+        summary.weak += usize::from(weakness.is_some());
         emit(&PageOutcome {
             url: &page.url,
             cluster,
@@ -235,6 +241,7 @@ pub fn collect_site(
             template: &template,
             content: &content,
             bytes: page.bytes,
+            weakness,
         });
     }
     summary

@@ -44,6 +44,9 @@ pub struct SiteSummary {
     pub content_words: usize,
     pub bytes_removed: f64,
     pub words_removed: f64,
+    /// Pages whose template is not to be trusted (each line's `warning`
+    /// says why).
+    pub weak: usize,
 }
 
 impl SiteSummary {

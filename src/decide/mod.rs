@@ -3,12 +3,15 @@
 //! which pages vote and what a vote counts: whether the site repeats a
 //! node's content (`text_recurrence`), which loaded pages share the key
 //! page's layout (`layout_agreement`, `voters`), each page compared as it
-//! loads (`compare_ahead`), a menu's current item (`current_item`).
+//! loads (`compare_ahead`), a menu's current item (`current_item`), and how
+//! far the evidence goes: copies of the key set aside, weak answers said
+//! (`evidence`).
 //!
 //! May use: `base`, `page`, `compare`, `candidates`.
 
 pub mod compare_ahead;
 pub mod current_item;
+pub mod evidence;
 pub mod layout_agreement;
 pub mod template;
 pub mod text_recurrence;

@@ -3,7 +3,7 @@
 //! pages that share the key page's layout (`layout_agreement`), loading
 //! more pages of the key's URL pattern when too few do.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 
 use url::Url;
 
@@ -13,6 +13,7 @@ use crate::candidates::hyperlink::{same_url_pattern, PageLink};
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::mapping::Mapping;
 use crate::decide::compare_ahead::CompareAhead;
+use crate::decide::evidence::{copies, kept_words};
 use crate::decide::layout_agreement::{self, Agreement};
 use crate::decide::template::map_page;
 use crate::page::dom::{NodeId, Tree};
@@ -31,7 +32,7 @@ pub async fn vote_pages<S: PageSource>(
     members: &[usize],
     loaded: &[Option<LoadedPage>],
     compared: Vec<Option<Mapping>>,
-) -> (Vec<usize>, Vec<Mapping>) {
+) -> Vote {
     let key = &key_page.tree;
     if !cfg.content.enabled {
         let mut mappings = Vec::with_capacity(members.len());
@@ -39,16 +40,25 @@ pub async fn vote_pages<S: PageSource>(
             source.pause().await;
             mappings.push(map_page(cfg, key, &loaded[i].as_ref().expect("members loaded").tree));
         }
-        return (members.to_vec(), mappings);
+        return Vote { voters: members.to_vec(), mappings, copies: 0 };
     }
     let mut mappings = compared;
     let (usable, agreements, core) = agreements(key_page, members, loaded, &mappings);
-    let chosen: Vec<usize> = layout_agreement::voters(&agreements, core, cfg.cs_size, cfg.content.layout_ratio)
+    let voters: Vec<usize> = layout_agreement::voters(&agreements, core, cfg.cs_size, cfg.content.layout_ratio)
         .into_iter()
         .map(|v| usable[v])
         .collect();
-    let chosen_mappings = chosen.iter().map(|&i| mappings[i].take().expect("voters loaded")).collect();
-    (chosen, chosen_mappings)
+    let mappings = voters.iter().map(|&i| mappings[i].take().expect("voters loaded")).collect();
+    Vote { voters, mappings, copies: agreements.iter().filter(|a| a.itself).count() }
+}
+
+/// The pages that vote, as indexes into the processed pages, the key page's
+/// mapping into each, and how many loaded pages were set aside as copies
+/// of the key page.
+pub struct Vote {
+    pub voters: Vec<usize>,
+    pub mappings: Vec<Mapping>,
+    pub copies: usize,
 }
 
 /// The pages processed so far, side by side: each attempted load's record,
@@ -69,15 +79,19 @@ fn agreements(
 ) -> (Vec<usize>, Vec<Agreement>, f64) {
     let key = &key_page.tree;
     let usable: Vec<usize> = (0..loaded.len()).filter(|&i| compared[i].is_some()).collect();
+    let kept: Vec<u32> = usable.iter().map(|&i| kept_words(key, compared[i].as_ref().expect("usable"))).collect();
+    let copy = copies(key.nodes().map(|(_, n)| n.words).sum(), &kept);
     let agreements = usable
         .iter()
-        .map(|&i| {
+        .zip(copy)
+        .map(|(&i, copy)| {
             let m = compared[i].as_ref().expect("usable");
             Agreement {
                 in_cs: members.contains(&i),
                 share: m.len() as f64 / key.len() as f64,
-                itself: loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
-                    && m.len() == key.len(),
+                itself: copy
+                    || loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
+                        && m.len() == key.len(),
             }
         })
         .collect();
@@ -96,22 +110,40 @@ pub async fn load_layout_peers<S: PageSource>(
     sorted: &[PageLink],
     pages: &mut Processed<'_>,
 ) {
-    let tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
-    let mut next = sorted.iter().filter(|l| !tried.contains(&l.url) && same_url_pattern(&l.url, &key_page.url));
+    let mut tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
+    tried.insert(key_page.url.clone());
+    let of_layout = |url: &Url| same_url_pattern(url, &key_page.url);
+    let mut queue: VecDeque<Url> = sorted.iter().filter(|l| of_layout(&l.url)).map(|l| l.url.clone()).collect();
+    // The key's links come first; then the links of the pages loaded so
+    // far, in load order (an archive's next message links to the one after).
+    let mut scanned = 0;
     let mut budget = cfg.content.peer_loads;
     while budget > 0 {
         let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
         let found = layout_agreement::peers(&agreements, core, cfg.content.layout_ratio).len();
         let wanted = cfg.votes.saturating_sub(found).min(budget);
-        let batch: Vec<&PageLink> = next.by_ref().take(wanted).collect();
+        let mut batch: Vec<Url> = Vec::new();
+        while batch.len() < wanted {
+            match queue.pop_front() {
+                Some(url) if tried.insert(url.clone()) => batch.push(url),
+                Some(_) => {}
+                None if scanned < pages.loaded.len() => {
+                    if let Some(page) = &pages.loaded[scanned] {
+                        queue.extend(ahead.links(page).iter().filter(|l| of_layout(&l.url)).map(|l| l.url.clone()));
+                    }
+                    scanned += 1;
+                }
+                None => break,
+            }
+        }
         if batch.is_empty() {
             break;
         }
         budget -= batch.len();
-        let results = futures::future::join_all(batch.iter().map(|l| ahead.load(&l.url))).await;
-        for (link, result) in batch.into_iter().zip(results) {
-            pages.records.push(LoadRecord::of(link.url.clone(), &result));
-            pages.compared.push(ahead.take(&link.url));
+        let results = futures::future::join_all(batch.iter().map(|url| ahead.load(url))).await;
+        for (url, result) in batch.into_iter().zip(results) {
+            pages.records.push(LoadRecord::of(url.clone(), &result));
+            pages.compared.push(ahead.take(&url));
             pages.loaded.push(result.ok());
         }
     }

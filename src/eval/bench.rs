@@ -9,6 +9,7 @@ use thiserror::Error;
 use crate::base::config::Config;
 use crate::candidates::complete_subdigraph::CsKind;
 use crate::candidates::page_source::PageSource;
+use crate::decide::evidence::Weakness;
 use crate::eval::score::{has_gold, macro_average, score, MacroAverage, Score};
 use crate::extraction::extract::{extract, Timings};
 use crate::sources::site_folder::SiteFolder;
@@ -81,6 +82,8 @@ pub struct SiteResult {
     pub cs_kind: Option<CsKind>,
     pub cs_size: usize,
     pub timings: Timings,
+    /// Why the extraction's evidence was weak, if it was (`decide::evidence`).
+    pub weakness: Option<Weakness>,
     pub error: Option<String>,
 }
 
@@ -98,6 +101,7 @@ pub fn run_site(cfg: &Config, site: &SiteInfo) -> SiteResult {
         cs_kind: None,
         cs_size: 0,
         timings: Timings::default(),
+        weakness: None,
         error: None,
     };
     let outcome = futures::executor::block_on(async {
@@ -116,6 +120,7 @@ pub fn run_site(cfg: &Config, site: &SiteInfo) -> SiteResult {
             r.cs_kind = Some(x.cs.kind);
             r.cs_size = x.cs.size;
             r.timings = x.timings;
+            r.weakness = x.evidence.weakness;
         }
         Err(e) => r.error = Some(e),
     }
@@ -131,6 +136,8 @@ pub struct ConfigRun {
     pub average: MacroAverage,
     pub mean_loads: f64,
     pub mean_total_ms: f64,
+    /// Sites whose extraction said its evidence was weak.
+    pub weak: usize,
 }
 
 pub fn run_set(name: &str, cfg: &Config, sites: &[SiteInfo]) -> ConfigRun {
@@ -142,6 +149,7 @@ pub fn run_set(name: &str, cfg: &Config, sites: &[SiteInfo]) -> ConfigRun {
         average: macro_average(results.iter().map(|r| &r.score)),
         mean_loads: results.iter().map(|r| r.loads as f64).sum::<f64>() / n,
         mean_total_ms: results.iter().map(|r| r.timings.total_ms).sum::<f64>() / n,
+        weak: results.iter().filter(|r| r.weakness.is_some()).count(),
         sites: results,
     }
 }

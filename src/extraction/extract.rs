@@ -11,6 +11,7 @@ use crate::candidates::link_order::sort_links;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::mapping::Mapping;
 use crate::decide::compare_ahead::CompareAhead;
+use crate::decide::evidence::{judge, Evidence};
 use crate::decide::template::{count, template, votes_needed};
 use crate::decide::text_recurrence::KeyText;
 use crate::decide::voters::{load_layout_peers, vote_pages, Processed};
@@ -61,6 +62,8 @@ pub struct Extraction {
     pub fetched: usize,
     pub load_log: Vec<LoadRecord>,
     pub timings: Timings,
+    /// What the answer rests on, and why it is weak if it is.
+    pub evidence: Evidence,
 }
 
 impl Extraction {
@@ -119,14 +122,16 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         load_layout_peers(cfg, &ahead, key, &sorted, &mut pages).await;
     }
     let extra_loads = records.len() - search.loads;
-    let (voters, mappings) = vote_pages(cfg, source, key, &search.members, &loaded, compared).await;
-    let cs_pages: Vec<Url> = voters.iter().map(|&i| loaded[i].as_ref().expect("voters loaded").url.clone()).collect();
+    let vote = vote_pages(cfg, source, key, &search.members, &loaded, compared).await;
+    let cs_pages: Vec<Url> =
+        vote.voters.iter().map(|&i| loaded[i].as_ref().expect("voters loaded").url.clone()).collect();
     // Freeing a page of 100,000 elements takes a while: a step each.
     for page in loaded {
         drop(page);
         source.pause_while_loading().await;
     }
-    let template = template(cfg, &key.tree, &mappings);
+    let template = template(cfg, &key.tree, &vote.mappings);
+    let evidence = judge(&key.tree, &template, cs_pages.len(), vote.copies, cfg.votes.min(cfg.cs_size));
     let mapped = source.now_ms();
 
     let timings = Timings {
@@ -151,6 +156,7 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         load_log: records,
         template,
         timings,
+        evidence,
     })
 }
 
@@ -171,6 +177,7 @@ fn ids(template: &[bool]) -> Vec<u32> {
 mod tests {
     use super::*;
     use crate::base::error::LoadError;
+    use crate::decide::evidence::Weakness;
     use crate::eval::score::{gold_template, score};
     use crate::page::html::{parse, snapshot};
 
@@ -365,5 +372,53 @@ mod tests {
             .unwrap()
             .0;
         assert!(x.template[replies.index()], "their container is template");
+    }
+
+    /// A chapter whose only page of its layout is the print-all page holding
+    /// every chapter: that page keeps the chapter's own text too, so it is set
+    /// aside as a copy, and the site's other pages, which share only the
+    /// frame, vote. Without them nothing would vote, and the result says so.
+    #[test]
+    fn a_print_all_page_never_votes_and_a_copy_alone_is_said_to_be_weak() {
+        let frame = |title: &str, main: &str| {
+            format!(
+                "<html><head><title>{title}</title></head><body>\
+                 <header class=top><a href=/index.html>Home</a> The handbook</header>\
+                 <nav class=menu><a href=/ch2.html>Chapter 2</a> <a href=/print.html>Print all</a></nav>\
+                 <main class='text notTemplate'>{main}</main>\
+                 <footer class=foot>Published by the handbook team. <a href=/about.html>About</a></footer></body></html>"
+            )
+        };
+        let chapter = |n: u32| {
+            (1..=4)
+                .map(|k| format!("<p>Chapter {n}, part {k}: every function maps each element of one set to one element of another.</p>"))
+                .collect::<String>()
+        };
+        let home = frame("Home", "<h1>Welcome</h1><p>Pick a chapter to read.</p>");
+        let about = frame("About", "<h1>About</h1><p>Who writes the handbook.</p>")
+            .replace("/print.html>Print all", "/index.html>Home");
+        let print = frame("All", &format!("{}{}{}", chapter(1), chapter(2), chapter(3)));
+        let mut site = HtmlSite(vec![
+            ("/ch2.html", frame("Chapter 2", &chapter(2))),
+            ("/print.html", print.clone()),
+            ("/index.html", home),
+            ("/about.html", about),
+        ]);
+        let (key, x) = run(&site, "/ch2.html");
+        assert_eq!(x.evidence.copies, 1, "{:?}", x.evidence);
+        assert!(x.cs.pages.iter().all(|p| p.path() != "/print.html"), "{:?}", x.cs.pages);
+        let paragraphs = || key.tree.nodes().filter(|(_, n)| &*n.tag == "p");
+        assert!(all_template(&key, &x, "menu", true) && paragraphs().all(|(p, _)| !x.template[p.index()]));
+        // The frame-only pages are few and alike: the result may still say it rests on one of them.
+        assert!(
+            !matches!(x.evidence.weakness, Some(Weakness::NoVoters | Weakness::AlmostAllTemplate)),
+            "{:?}",
+            x.evidence
+        );
+
+        site.0.retain(|(path, _)| *path == "/ch2.html" || *path == "/print.html");
+        let (_, alone) = run(&site, "/ch2.html");
+        assert_eq!(alone.evidence.weakness, Some(Weakness::NoVoters));
+        assert_eq!(alone.template_nodes, 0, "no page votes the chapter's text template");
     }
 }

@@ -1,0 +1,209 @@
+//! How far an extraction's evidence goes, so that a weak answer is never
+//! presented as a sure one.
+//!
+//! Votes are only as good as the pages that cast them. A page that holds
+//! the key page's own text (a copy under another address, a print-all page,
+//! a low-bandwidth version) maps everything, the content included, and
+//! would vote the whole page template: such a page is set aside as the key
+//! page itself is ([`copies`]). What remains is judged once the template is
+//! known ([`judge`]): no voter, one voter, almost all of a page's text
+//! called template, or a template without any of the page's frame are said
+//! in one sentence ([`Weakness`]) wherever the result is shown.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::compare::mapping::Mapping;
+use crate::page::dom::{Node, NodeId, Tree};
+
+/// A compared page that keeps, text and shape, at least this share of the
+/// key page's words holds the key's own text.
+pub const COPY_WORDS: f64 = 0.95;
+
+/// ... provided it keeps this share of the key's words more than every
+/// compared page below [`COPY_WORDS`]: pages of one layout whose content is
+/// a sliver of their words keep nearly all words alike, and are no copies.
+pub const COPY_MARGIN: f64 = 0.05;
+
+/// Content below this share of the page's words leaves the Content view all
+/// but empty.
+pub const MIN_CONTENT_WORDS: f64 = 0.05;
+
+/// A page with fewer words has too little text of its own to judge by.
+pub const MIN_TEXT_WORDS: u32 = 50;
+
+/// Words of the key page's text whose nodes `mapping` keeps.
+pub fn kept_words(key: &Tree, mapping: &Mapping) -> u32 {
+    mapping.pairs().map(|(n, _)| key.node(n).words).sum()
+}
+
+/// Which compared pages are copies of the key page, from the words each one
+/// keeps (`kept`, content-checked mappings) of the key's `total` words.
+pub fn copies(total: u32, kept: &[u32]) -> Vec<bool> {
+    let total = f64::from(total);
+    let near_total = |k: u32| total > 0.0 && f64::from(k) >= COPY_WORDS * total;
+    let best_other = kept.iter().copied().filter(|&k| !near_total(k)).max().map_or(0.0, f64::from);
+    kept.iter().map(|&k| near_total(k) && f64::from(k) >= best_other + COPY_MARGIN * total).collect()
+}
+
+/// Why an extraction's answer is not to be trusted, said to the user in one
+/// sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Weakness {
+    /// Nothing voted: every page found holds the key page's own text.
+    NoVoters,
+    /// Almost all of a page with text of its own came out template.
+    AlmostAllTemplate,
+    /// The template holds no link and no text of the page's frame.
+    NoFrame,
+    /// A single page voted.
+    OneVoter,
+}
+
+impl Weakness {
+    /// Every weakness, for the places that must name each (the extension's messages).
+    pub const ALL: [Weakness; 4] =
+        [Weakness::NoVoters, Weakness::AlmostAllTemplate, Weakness::NoFrame, Weakness::OneVoter];
+}
+
+impl fmt::Display for Weakness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Weakness::NoVoters => {
+                "The only pages found hold this page's own text (a copy, a print version or a translation), so \
+                 nothing tells the template from the content: the whole page is shown as content."
+            }
+            Weakness::AlmostAllTemplate => {
+                "Almost all of this page's text came out as template although the page has text of its own, so \
+                 the result is unreliable: the pages it was compared with may repeat its content."
+            }
+            Weakness::NoFrame => {
+                "None of the page's menus, links or text came out as template, so the result is unreliable: the \
+                 pages it was compared with may be of another layout or saved at another time."
+            }
+            Weakness::OneVoter => {
+                "Only one other page of this site could be compared with this one, so parts of the page may be \
+                 misjudged."
+            }
+        })
+    }
+}
+
+/// What an extraction's answer rests on.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Evidence {
+    /// Pages that voted.
+    pub voters: usize,
+    /// Loaded pages set aside as copies of the key page.
+    pub copies: usize,
+    /// Share of the key page's words left as content, 0 to 1.
+    pub content_words: f64,
+    /// Why the answer is weak, if it is.
+    pub weakness: Option<Weakness>,
+    /// The weakness as the sentence shown to the user.
+    pub warning: Option<String>,
+}
+
+/// What a template over `key` leaves for the Content view: the share of
+/// the page's words left as content, and the weakness the template shows
+/// by itself (almost all of a page with text of its own called template,
+/// or none of its frame), whoever voted.
+pub fn judge_template(key: &Tree, template: &[bool]) -> (f64, Option<Weakness>) {
+    // What a reader sees is `<body>`: the head's title and links are no frame.
+    let body = key.body().map_or(0..key.len(), |b| key.subtree(b));
+    let nodes = || body.clone().map(|i| (i, key.node(NodeId(i as u32))));
+    let words: u32 = nodes().map(|(_, n)| n.words).sum();
+    let content: u32 = nodes().filter(|&(i, _)| !template[i]).map(|(_, n)| n.words).sum();
+    let content_words = if words == 0 { 1.0 } else { f64::from(content) / f64::from(words) };
+    let speaks = |n: &Node| n.words > 0 || n.href.is_some();
+    let frame = nodes().any(|(i, n)| template[i] && speaks(n));
+    let weakness = if words >= MIN_TEXT_WORDS && content_words < MIN_CONTENT_WORDS {
+        Some(Weakness::AlmostAllTemplate)
+    } else if !frame && nodes().any(|(_, n)| speaks(n)) {
+        Some(Weakness::NoFrame)
+    } else {
+        None
+    };
+    (content_words, weakness)
+}
+
+/// Judges the evidence of a finished extraction: its template over `key`,
+/// the number of pages that voted, the copies set aside, and the votes the
+/// method wanted (`wanted`: one voter is weak only where more were sought).
+pub fn judge(key: &Tree, template: &[bool], voters: usize, copies: usize, wanted: usize) -> Evidence {
+    let (content_words, shown) = judge_template(key, template);
+    let weakness = if voters == 0 {
+        Some(Weakness::NoVoters)
+    } else if shown.is_some() {
+        shown
+    } else if voters == 1 && wanted > 1 {
+        Some(Weakness::OneVoter)
+    } else {
+        None
+    };
+    Evidence { voters, copies, content_words, weakness, warning: weakness.map(|w| w.to_string()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::html::{parse, snapshot};
+
+    #[test]
+    fn a_page_keeping_the_keys_own_text_is_a_copy_pages_of_one_layout_are_not() {
+        // A print-all page beside two articles of the key's layout.
+        assert_eq!(copies(200, &[200, 120, 110]), vec![true, false, false]);
+        // Alone, it is still a copy.
+        assert_eq!(copies(200, &[198]), vec![true]);
+        // Product pages whose description is a sliver of their words.
+        assert_eq!(copies(200, &[196, 194, 188]), vec![false, false, false]);
+        assert_eq!(copies(0, &[0]), vec![false], "a page without words has no text to copy");
+    }
+
+    fn page(content_words: usize) -> Tree {
+        let content = "word ".repeat(content_words);
+        snapshot(&parse(&format!(
+            "<html><body><nav><a href=/a>Alpha page</a> <a href=/b>Beta page</a></nav>\
+             <main><p>{content}</p></main><footer>{}</footer></body></html>",
+            "footer text ".repeat(30)
+        )))
+        .unwrap()
+    }
+
+    fn marked(tree: &Tree, tags: &[&str]) -> Vec<bool> {
+        let mut t = vec![false; tree.len()];
+        for (id, n) in tree.nodes() {
+            t[id.index()] = tags.contains(&&*n.tag);
+        }
+        t
+    }
+
+    #[test]
+    fn each_weakness_is_found_and_said() {
+        let tree = page(100);
+        let frame = marked(&tree, &["html", "body", "nav", "a", "footer", "main"]);
+        let sure = judge(&tree, &frame, 2, 0, 2);
+        assert_eq!(sure.weakness, None, "{sure:?}");
+        assert!(sure.content_words > 0.5 && sure.warning.is_none());
+
+        assert_eq!(judge(&tree, &frame, 1, 0, 2).weakness, Some(Weakness::OneVoter));
+        assert_eq!(judge(&tree, &frame, 1, 0, 1).weakness, None, "one voter was all that was asked for");
+        assert_eq!(judge(&tree, &vec![false; tree.len()], 0, 1, 2).weakness, Some(Weakness::NoVoters));
+
+        let everything = vec![true; tree.len()];
+        let all = judge(&tree, &everything, 2, 0, 2);
+        assert_eq!(all.weakness, Some(Weakness::AlmostAllTemplate));
+        assert!(all.warning.unwrap().starts_with("Almost all of this page's text"));
+
+        let wrappers = marked(&tree, &["html", "body"]);
+        assert_eq!(judge(&tree, &wrappers, 2, 0, 2).weakness, Some(Weakness::NoFrame));
+    }
+
+    #[test]
+    fn a_page_with_little_text_may_be_all_template() {
+        let tree = snapshot(&parse("<html><body><nav><a href=/a>A</a><a href=/b>B</a></nav></body></html>")).unwrap();
+        assert_eq!(judge(&tree, &vec![true; tree.len()], 2, 0, 2).weakness, None);
+    }
+}
