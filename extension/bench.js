@@ -15,7 +15,7 @@ const LOAD_TIMEOUT_MS = 30_000;
 const SCORE_FIELDS = ['nodes', 'gold', 'retrieved', 'correct', 'recall', 'precision', 'f1', 'content_f1'];
 /** Columns of the CSV export, in order; the JSON rows carry the same names and more. */
 const CSV_FIELDS = ['site', 'config', ...SCORE_FIELDS, 'misses', 'false_hits', 'loads', 'fetched', 'cs_kind', 'cs_size',
-  'fetch_ms', 'parse_ms', 'snapshot_ms', 'mapping_ms', 'total_ms', 'engine', 'key_url', 'error'];
+  'fetch_ms', 'parse_ms', 'snapshot_ms', 'mapping_ms', 'total_ms', 'engine', 'key_url', 'weakness', 'error'];
 
 let report = null;
 /** The tab an extraction runs in now, so its progress messages can be shown. */
@@ -110,7 +110,7 @@ function toRow(site, config, answer) {
   if (error) {
     for (const f of [...SCORE_FIELDS, 'misses', 'false_hits', 'loads', 'fetched', 'cs_size', 'fetch_ms', 'parse_ms',
       'snapshot_ms', 'mapping_ms', 'total_ms']) row[f] = 0;
-    return Object.assign(row, { cs_kind: null, cs_pages: [], engine: null, key_path: null, key_fallback: null, added_by_scripts: 0, key_fetch_ms: 0, align_ms: 0, error });
+    return Object.assign(row, { cs_kind: null, cs_pages: [], engine: null, key_path: null, key_fallback: null, added_by_scripts: 0, key_fetch_ms: 0, align_ms: 0, weakness: null, error });
   }
   const c = r.check;
   const t = r.timings;
@@ -121,7 +121,8 @@ function toRow(site, config, answer) {
     fetch_ms: t.fetch_ms, parse_ms: t.parse_ms, snapshot_ms: t.snapshot_ms, mapping_ms: t.mapping_ms,
     total_ms: t.total_ms + r.key_snapshot_ms, engine: r.engine,
     key_path: r.key_source?.path ?? null, key_fallback: r.key_source?.fallback?.kind ?? null,
-    added_by_scripts: r.key_source?.added_by_scripts ?? 0, key_fetch_ms: r.key_source?.fetch_ms ?? 0, align_ms: r.key_source?.align_ms ?? 0, error: null,
+    added_by_scripts: r.key_source?.added_by_scripts ?? 0, key_fetch_ms: r.key_source?.fetch_ms ?? 0, align_ms: r.key_source?.align_ms ?? 0,
+    weakness: r.evidence?.weakness ?? null, error: null,
   });
 }
 
@@ -129,7 +130,8 @@ function toRow(site, config, answer) {
 function average(config, rows) {
   const mean = (f) => rows.reduce((s, r) => s + r[f], 0) / Math.max(rows.length, 1);
   const scores = rows.map((r) => Object.fromEntries(SCORE_FIELDS.map((f) => [f, r[f]])));
-  return { config, ...wasm_bindgen.macro_average_of(JSON.stringify(scores)), mean_loads: mean('loads'), mean_total_ms: mean('total_ms') };
+  return { config, ...wasm_bindgen.macro_average_of(JSON.stringify(scores)), mean_loads: mean('loads'), mean_total_ms: mean('total_ms'),
+    weak: rows.filter((r) => r.weakness).length };
 }
 
 function cell(text, className) {
@@ -149,7 +151,7 @@ function addRow(row, firstOfSite) {
   } else {
     tr.append(...[row.nodes, row.gold, row.retrieved, pct(row.recall), pct(row.precision), pct(row.f1),
       pct(row.content_f1), row.loads,
-      `${row.cs_size} ${row.cs_kind}`, ms(row.fetch_ms), ms(row.parse_ms), ms(row.snapshot_ms), ms(row.mapping_ms),
+      `${row.cs_size} ${row.cs_kind}${row.weakness ? ` · ${t('benchWeak')}` : ''}`, ms(row.fetch_ms), ms(row.parse_ms), ms(row.snapshot_ms), ms(row.mapping_ms),
       ms(row.total_ms)].map((v) => cell(String(v))));
     const link = Object.assign(document.createElement('a'), { href: row.key_url, textContent: t('benchCheckView'), className: 'check' });
     link.title = `${row.misses} missed and ${row.false_hits} falsely retrieved blocks`;
@@ -157,6 +159,8 @@ function addRow(row, firstOfSite) {
     const td = cell('');
     td.append(link);
     tr.append(td);
+    // The CS cell says the evidence was weak; its title, why.
+    if (row.weakness) tr.cells[10].title = t(`weak_${row.weakness}`);
   }
   $('results').tBodies[0].append(tr);
 }
@@ -167,7 +171,7 @@ function averageRow(label, config, a) {
   tr.append(cell(label), cell(config), cell(''), cell(''), cell(''), cell(pct(a.recall)), cell(pct(a.precision)),
     cell(pct(a.f1)), cell(pct(a.content_f1)), cell(a.mean_loads === undefined ? '' : a.mean_loads.toFixed(1)),
     cell(''), cell(''), cell(''), cell(''), cell(''), cell(a.mean_total_ms === undefined ? '' : ms(a.mean_total_ms)),
-    cell(t('benchSites', a.sites)));
+    cell(a.weak ? `${t('benchSites', a.sites)}, ${t('benchWeakCount', a.weak)}` : t('benchSites', a.sites)));
   return tr;
 }
 

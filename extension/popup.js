@@ -41,6 +41,7 @@ const totalMs = (s) => (s.memory ? s.memory.read_ms + s.memory.match_ms : s.timi
 function showRecalled(s, pct) {
   $('compared').textContent = t('resultFromMemory');
   show('caution', false);
+  show('weak', false);
   show('again', true);
   show('cs-pages-block', false);
   show('key-source', false);
@@ -89,6 +90,10 @@ function showSummary(s) {
   const others = otherPages(s);
   $('compared').textContent = s.visited ? plural('resultVisited', s.visited.used) : plural('resultCompared', others.length);
   show('caution', s.cs.kind !== 'complete');
+  // Weak evidence is said in one sentence, never shown as a plain success.
+  const weakness = s.evidence?.weakness;
+  $('weak').textContent = weakness ? t(`weak_${weakness}`) : '';
+  show('weak', Boolean(weakness));
   $('counts').textContent = t('detailsCounts', s.template_nodes, s.total_nodes, number(pct, 1));
   $('cs-kind').textContent = t('detailsCs', s.cs.size, t(`csKind_${s.cs.kind}`), s.votes_needed);
   $('cs-pages').replaceChildren(...others.map((url) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { extract, launchChromium, openWithPopup } from './chromium.mjs';
 import { chooseView, slowDemoSite } from './ui-harness.mjs';
-import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, weakEvidenceTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
 import { serve } from './server.mjs';
 
 let browser;
@@ -173,6 +173,17 @@ async function errorOf(url) {
 }
 
 errorPathTests(test, assert, { errorOf, origin: () => fixtures.origin, restricted: 'chrome://version/' });
+
+async function warningOf(url) {
+  const { page, popup } = await openWithPopup(browser, url);
+  const { error } = await extract(popup);
+  assert.equal(error, null);
+  const warning = await popup.$eval('#weak', (e) => (e.hidden ? null : e.textContent));
+  await Promise.all([page.close(), popup.close()]);
+  return warning;
+}
+
+weakEvidenceTests(test, assert, { warningOf, origin: () => fixtures.origin, demo: () => site.origin });
 
 test('timings: median of 5 extractions of the demo key page', async (t) => {
   const { page, popup } = await openWithPopup(browser, site.origin + KEY_PAGE);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { launchFirefox } from './firefox.mjs';
-import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
+import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, FETCH_RULES_CONFIG, assertFetchRules, checkView, errorPathTests, weakEvidenceTests, fetchRulesServers, nativeExtraction, probePage, recordTimings, timeExtractions } from './harness.mjs';
 import { serve } from './server.mjs';
 
 let ff;
@@ -97,6 +97,21 @@ async function errorOf(url) {
 }
 
 errorPathTests(test, assert, { errorOf, origin: () => fixtures.origin, restricted: 'about:robots' });
+
+async function warningOf(url) {
+  const { page, popup } = await ff.openWithPopup(url);
+  const { error } = await ff.extract();
+  assert.equal(error, null);
+  const warning = await ff.execute(() => {
+    const weak = document.getElementById('weak');
+    return weak.hidden ? null : weak.textContent;
+  });
+  await ff.closeTab(popup);
+  await ff.closeTab(page);
+  return warning;
+}
+
+weakEvidenceTests(test, assert, { warningOf, origin: () => fixtures.origin, demo: () => site.origin });
 
 test('Extract again reads the page only if it changed: our views are no change, an added element is', async () => {
   const expected = nativeExtraction();
