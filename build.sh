@@ -21,6 +21,9 @@
 #   ./build.sh collect-bench SET_DIR
 #                       accuracy of `tex collect` per site beside the key-page method, a
 #                       text-frequency baseline, trafilatura and Readability (docs/collection.md)
+#   ./build.sh robust   unpacks ../shared/bench/robust into target/robust (if needed), then
+#                       `tex robust`: self-agreement, degenerate evidence and key page vs
+#                       collection on that unlabelled corpus; writes target/robust.json
 #   ./build.sh collect-speed SET_DIR
 #                       throughput and peak memory of `tex collect` beside trafilatura
 #   ./build.sh perf SET_DIR --memory [--runs N] [--out FILE]
@@ -211,6 +214,16 @@ collect_speed() {
   "$PYENV/bin/python" scripts/collection_speed.py target/release/tex "$set" target/collection-speed
 }
 
+# The unlabelled robustness corpus (not in CI: the corpus may be absent).
+robust() {
+  local corpus=../shared/bench/robust
+  [ -x "$corpus/unpack.sh" ] || { echo "$corpus/unpack.sh is missing: the robustness corpus is not on this machine." >&2; exit 1; }
+  log "unpack $corpus into target/robust"
+  "$corpus/unpack.sh" target/robust
+  log "tex robust target/robust"
+  cargo run --release --quiet --bin tex -- robust target/robust --json target/robust.json
+}
+
 lint() {
   ensure_build_tools
   log "cargo fmt --check"
@@ -280,5 +293,6 @@ case "${1:-build}" in
   wheel) wheel ;;
   collect-bench) shift; collect_bench "$@" ;;
   collect-speed) shift; collect_speed "$@" ;;
-  *) echo "usage: $0 [build|demo|lint|test|package|wheel|collect-bench SET_DIR|collect-speed SET_DIR|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE] [--browser chromium|firefox]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
+  robust) robust ;;
+  *) echo "usage: $0 [build|demo|lint|test|package|wheel|robust|collect-bench SET_DIR|collect-speed SET_DIR|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE] [--browser chromium|firefox]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
 esac

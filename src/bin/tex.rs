@@ -1,7 +1,8 @@
 //! `tex`: the extractor on the command line.
 //!
 //! `tex extract SITE_DIR KEY_PAGE` treats the folder as the root of an
-//! origin; `tex bench SET_DIR` scores every site of a benchmark set.
+//! origin; `tex bench SET_DIR` scores every site of a benchmark set;
+//! `tex robust CORPUS_DIR` measures what needs no gold on an unlabelled corpus.
 
 #[cfg(feature = "jemalloc")]
 #[path = "tex/allocator.rs"]
@@ -18,8 +19,8 @@ use template_extractor::collection::site_collection::{CollectOptions, Serving};
 use template_extractor::eval::bench::{
     everything_is_template, read_set, run_memory_check, run_set, ConfigRun, MemoryCheck, SiteResult,
 };
-use template_extractor::eval::collection_bench;
 use template_extractor::eval::score::{disagreement, has_gold, score};
+use template_extractor::eval::{collection_bench, robustness};
 use template_extractor::extraction::extract::extract;
 use template_extractor::extraction::template_paths::template_paths;
 use template_extractor::memory::template_memory::{Memory, Recall};
@@ -156,6 +157,21 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         min_cluster: usize,
         /// Write the results as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Measure what needs no gold on an unlabelled corpus (an unpacked
+    /// robustness corpus: index.json and a folder per site): self-agreement
+    /// of three key pages of one layout, single-voter, copy, share and error
+    /// rates, and agreement with the collection mode; per genre, per
+    /// language and overall.
+    Robust {
+        /// The unpacked corpus (e.g. target/robust, from the corpus's unpack.sh).
+        corpus: PathBuf,
+        /// Preset: default, paper, intersection or rtdm.
+        #[arg(long, default_value = "default")]
+        preset: String,
+        /// Write every per-site and per-key figure as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
     },
@@ -631,6 +647,9 @@ fn main() -> ExitCode {
         Command::Bench { set, preset, config, json, memory_check: false } => run_bench(set, preset, config, json),
         Command::CollectBench { set, peers, min_cluster, json } => {
             collection_bench::command(&set, peers.as_deref(), min_cluster, json.as_deref())
+        }
+        Command::Robust { corpus, preset, json } => {
+            load_config(&preset, None).and_then(|cfg| robustness::command(&corpus, &preset, &cfg, json.as_deref()))
         }
         Command::Collect {
             inputs,
