@@ -3,7 +3,7 @@
 //! pages that share the key page's layout (`layout_agreement`), loading
 //! more pages of the key's URL pattern when too few do.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 
 use url::Url;
 
@@ -110,40 +110,22 @@ pub async fn load_layout_peers<S: PageSource>(
     sorted: &[PageLink],
     pages: &mut Processed<'_>,
 ) {
-    let mut tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
-    tried.insert(key_page.url.clone());
-    let of_layout = |url: &Url| same_url_pattern(url, &key_page.url);
-    let mut queue: VecDeque<Url> = sorted.iter().filter(|l| of_layout(&l.url)).map(|l| l.url.clone()).collect();
-    // The key's links come first; then the links of the pages loaded so
-    // far, in load order (an archive's next message links to the one after).
-    let mut scanned = 0;
+    let tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
+    let mut next = sorted.iter().filter(|l| !tried.contains(&l.url) && same_url_pattern(&l.url, &key_page.url));
     let mut budget = cfg.content.peer_loads;
     while budget > 0 {
         let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
         let found = layout_agreement::peers(&agreements, core, cfg.content.layout_ratio).len();
         let wanted = cfg.votes.saturating_sub(found).min(budget);
-        let mut batch: Vec<Url> = Vec::new();
-        while batch.len() < wanted {
-            match queue.pop_front() {
-                Some(url) if tried.insert(url.clone()) => batch.push(url),
-                Some(_) => {}
-                None if scanned < pages.loaded.len() => {
-                    if let Some(page) = &pages.loaded[scanned] {
-                        queue.extend(ahead.links(page).iter().filter(|l| of_layout(&l.url)).map(|l| l.url.clone()));
-                    }
-                    scanned += 1;
-                }
-                None => break,
-            }
-        }
+        let batch: Vec<&PageLink> = next.by_ref().take(wanted).collect();
         if batch.is_empty() {
             break;
         }
         budget -= batch.len();
-        let results = futures::future::join_all(batch.iter().map(|url| ahead.load(url))).await;
-        for (url, result) in batch.into_iter().zip(results) {
-            pages.records.push(LoadRecord::of(url.clone(), &result));
-            pages.compared.push(ahead.take(&url));
+        let results = futures::future::join_all(batch.iter().map(|l| ahead.load(&l.url))).await;
+        for (link, result) in batch.into_iter().zip(results) {
+            pages.records.push(LoadRecord::of(link.url.clone(), &result));
+            pages.compared.push(ahead.take(&link.url));
             pages.loaded.push(result.ok());
         }
     }

@@ -23,6 +23,7 @@ use crate::candidates::page_source::PageSource;
 use crate::collection::input::Input;
 use crate::collection::run::site_input;
 use crate::collection::site_collection::{collect_site, CollectOptions, PageStatus};
+use crate::decide::evidence::Weakness;
 use crate::decide::template::map_page;
 use crate::extraction::extract::{extract, Extraction};
 use crate::page::dom::Tree;
@@ -239,6 +240,8 @@ pub struct KeyResult {
     pub copy: Option<bool>,
     /// The collection mode's template of the same page, against this one.
     pub collection: Option<CollectionAgreement>,
+    /// The weakness the extraction itself said (`decide::evidence`).
+    pub weakness: Option<Weakness>,
 }
 
 impl KeyResult {
@@ -252,6 +255,15 @@ impl KeyResult {
 
     pub fn share_above_range(&self) -> bool {
         self.template_share.is_some_and(|s| s > SHARE_RANGE.1)
+    }
+
+    /// Degenerate evidence that the extraction did not say: one voter, a
+    /// copy among the voters, or a template above the range, presented as a
+    /// plain success.
+    pub fn unsaid(&self) -> bool {
+        self.error.is_none()
+            && self.weakness.is_none()
+            && (self.single_voter() || self.copy == Some(true) || self.share_above_range())
     }
 }
 
@@ -365,6 +377,7 @@ pub fn run_site(cfg: &Config, site: &CorpusSite) -> SiteResult {
         r.template_share = template_share(tree, &x.template);
         r.voters = x.cs.pages.iter().map(|u| u.path().to_string()).collect();
         r.loads = x.loads;
+        r.weakness = x.evidence.weakness;
         let others: Vec<&Blocks> =
             blocks.iter().enumerate().filter(|&(j, _)| j != i).filter_map(|(_, b)| b.as_ref()).collect();
         let own = own_text(blocks[i].as_ref().expect("loaded"), &others);
@@ -484,6 +497,10 @@ pub struct Row {
     /// Share of the extractions whose copy could be judged.
     pub copy: Option<f64>,
     pub copy_judged: usize,
+    /// Shares of the extractions that did not fail: those the extraction
+    /// itself said were weak, and those degenerate but not said ([`KeyResult::unsaid`]).
+    pub said_weak: Option<f64>,
+    pub unsaid: Option<f64>,
     /// Share of all extractions.
     pub error: Option<f64>,
     pub collection_template: Option<f64>,
@@ -511,6 +528,8 @@ impl Row {
             share_above: rate(ok.iter().filter(|k| k.share_above_range()).count(), ok.len()),
             copy: rate(judged.iter().filter(|&&c| c).count(), judged.len()),
             copy_judged: judged.len(),
+            said_weak: rate(ok.iter().filter(|k| k.weakness.is_some()).count(), ok.len()),
+            unsaid: rate(ok.iter().filter(|k| k.unsaid()).count(), ok.len()),
             error: rate(keys.len() - ok.len(), keys.len()),
             collection_template: mean(sites.iter().map(|s| s.collection_template)),
             collection_content: mean(sites.iter().map(|s| s.collection_content)),
@@ -533,12 +552,12 @@ fn print_rows(title: &str, rows: &[Row]) {
     let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.1}", 100.0 * v));
     let pair = |t: Option<f64>, c: Option<f64>| format!("{} / {}", pct(t), pct(c));
     println!(
-        "\n{:<14} {:>5} {:>5} {:>13} {:>6} {:>6} {:>6} {:>6} {:>13}",
-        title, "sites", "extr", "self T / C", "1vot%", "copy%", "out%", "err%", "coll T / C"
+        "\n{:<14} {:>5} {:>5} {:>13} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>13}",
+        title, "sites", "extr", "self T / C", "1vot%", "copy%", "out%", "err%", "weak%", "unsd%", "coll T / C"
     );
     for r in rows {
         println!(
-            "{:<14} {:>5} {:>5} {:>13} {:>6} {:>6} {:>6} {:>6} {:>13}",
+            "{:<14} {:>5} {:>5} {:>13} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>13}",
             r.label.chars().take(14).collect::<String>(),
             r.sites,
             r.extractions,
@@ -547,6 +566,8 @@ fn print_rows(title: &str, rows: &[Row]) {
             pct(r.copy),
             pct(r.share_out_of_range),
             pct(r.error),
+            pct(r.said_weak),
+            pct(r.unsaid),
             pair(r.collection_template, r.collection_content)
         );
     }
