@@ -213,6 +213,32 @@ mod tests {
         assert_eq!(file(""), d.path().join("index.html"));
     }
 
+    /// A partial copy whose key page links first to eight pages that are
+    /// not there (more than `patience`), then to three that link to each
+    /// other. The folder answers as a server would, so each dead link costs
+    /// a load, but failed loads do not end the search.
+    #[test]
+    fn dead_links_of_a_partial_copy_do_not_end_the_search() {
+        use crate::base::config::Config;
+        use crate::extraction::extract::extract;
+
+        let d = tempfile::tempdir().unwrap();
+        let dead: String = (0..8).map(|i| format!("<li><a href=/gone{i}.html>gone {i}</a>")).collect();
+        let menu =
+            "<ul><li><a href=/more/a.html>a</a><li><a href=/more/b.html>b</a><li><a href=/more/c.html>c</a></ul>";
+        write(&d, "key.html", &format!("<ul>{dead}</ul>{menu}<p>the key</p>"));
+        for p in ["a", "b", "c"] {
+            write(&d, &format!("more/{p}.html"), &format!("{menu}<p>page {p}</p>"));
+        }
+        let s = SiteFolder::new(d.path(), 1000);
+        let cfg = Config::default();
+        assert!(cfg.patience < 8);
+        let key = futures::executor::block_on(s.load_key(&s.url_of("key.html"))).unwrap();
+        let x = futures::executor::block_on(extract(&cfg, &s, &key)).unwrap();
+        assert_eq!((x.loads, x.cs.size), (12, 3), "the key, eight dead links, a, b and c");
+        assert!(x.load_log[..8].iter().all(|r| matches!(r.error, Some(LoadError::NotFound(_)))));
+    }
+
     #[test]
     fn refuses_pages_over_the_limit() {
         let d = site();
