@@ -294,6 +294,12 @@ impl PageSource for StoreSource<'_> {
         ms(self.clock)
     }
 
+    /// The store holds the whole crawl, so a link to a page the crawl did
+    /// not reach is known dead without a load.
+    fn lacks(&self, url: &Url) -> bool {
+        self.store.position(url).is_none()
+    }
+
     /// A page kept unpacked comes with the lists mapped onto it before.
     fn mapped_lists(&self, page: &LoadedPage) -> Option<Arc<Mutex<RepeatedLists>>> {
         let i = self.store.position(&page.url)?;
@@ -381,6 +387,57 @@ mod tests {
         }
         assert_eq!(hot.kept.iter().map(|k| k.page).collect::<Vec<_>>(), [1, 2], "the least recently used went first");
         assert!(hot.elements <= HOT_ELEMENTS);
+    }
+
+    /// A partial crawl: the key links first to 30 pages the crawl did not
+    /// reach, more than `max_loads`, then to three pages that link to each
+    /// other (one folder down, so link order puts them last). The store knows it lacks the dead ones, so no load is spent
+    /// on them; a source that had to load them to find out gives up.
+    #[test]
+    fn links_to_pages_the_crawl_lacks_cost_no_load() {
+        use crate::base::config::Config;
+        use crate::base::error::ExtractError;
+        use crate::extraction::extract::extract;
+
+        struct Blind<'a>(StoreSource<'a>);
+        impl PageSource for Blind<'_> {
+            async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+                self.0.load(url).await
+            }
+            fn now_ms(&self) -> f64 {
+                self.0.now_ms()
+            }
+        }
+
+        let url = |p: &str| Url::parse(&format!("http://a.test/{p}")).unwrap();
+        let dead: String = (0..30).map(|i| format!("<li><a href=/gone{i}.html>gone {i}</a>")).collect();
+        let menu =
+            "<ul><li><a href=/more/a.html>a</a><li><a href=/more/b.html>b</a><li><a href=/more/c.html>c</a></ul>";
+        let mut s = PageStore::new();
+        s.insert(url("key.html"), page(&format!("<ul>{dead}</ul>{menu}<p>the key</p>")));
+        s.insert(url("lonely.html"), page(&format!("<ul>{dead}</ul><p>no page of the crawl</p>")));
+        for p in ["a", "b", "c"] {
+            s.insert(url(&format!("more/{p}.html")), page(&format!("{menu}<p>page {p}</p>")));
+        }
+        let source = s.source(1000);
+        assert!(source.lacks(&url("gone0.html")));
+        assert!(!source.lacks(&url("more/a.html")) && !source.lacks(&url("more/a")), "found as a load finds it");
+        let cfg = Config::default();
+        let key = futures::executor::block_on(source.load(&url("key.html"))).unwrap();
+        let x = futures::executor::block_on(extract(&cfg, &source, &key)).unwrap();
+        assert_eq!(x.links, 33);
+        assert_eq!((x.loads, x.cs.size), (4, 3), "the key and a, b, c");
+        assert!(x.load_log.iter().all(|r| r.error.is_none()));
+        let blind = Blind(s.source(1000));
+        let r = futures::executor::block_on(extract(&cfg, &blind, &key));
+        assert!(matches!(r, Err(ExtractError::NoCandidates(25, _))), "the dead links come first: {r:?}");
+        let lonely = futures::executor::block_on(source.load(&url("lonely.html"))).unwrap();
+        let r = futures::executor::block_on(extract(&cfg, &source, &lonely)).unwrap_err();
+        assert_eq!(
+            r.to_string(),
+            "None of the 30 linked pages could be loaded, so there is nothing to compare the page with \
+             (the first: http://a.test/gone0.html was not found)."
+        );
     }
 
     #[test]
