@@ -17,6 +17,7 @@ use crate::compare::repeated_lists::RepeatedLists;
 use crate::memory::template_memory::layout_signature;
 use crate::page::dom::{NodeId, Tree};
 use crate::page::page_body::ByteBudget;
+use crate::sources::file_urls::page_key;
 
 use super::packed_tree::PackedTree;
 use super::page_admission::Admitted;
@@ -198,7 +199,8 @@ impl PageStore {
     }
 
     /// The page a link names, as a static server would resolve it: the URL
-    /// itself (fragment dropped), a directory's `index.html`, the URL with
+    /// itself (fragment dropped, escapes read as the file name they spell),
+    /// a directory's `index.html`, the URL with
     /// `.html` added, then a directory's `index.html` for a URL without its
     /// final slash (a server redirects `/x` to `/x/`; the order is
     /// `tex extract`'s), and these without the query. Without the query, a
@@ -253,10 +255,11 @@ impl PageStore {
     }
 }
 
+/// The key a page is held under: the file its URL names, every spelling of
+/// one file name alike (`%3F` and `%3f`, `%3B` and `;`), and its query
+/// ([`page_key`]), as the site folder reads them.
 fn key_of(url: &Url) -> String {
-    let mut u = url.clone();
-    u.set_fragment(None);
-    u.into()
+    page_key(url)
 }
 
 /// Loads from a [`PageStore`]: a page the collection lacks is not found.
@@ -344,6 +347,13 @@ mod tests {
         assert_eq!(find("http://a.test/about.html?action=edit").as_deref(), Some("/about.html"), "as a static server");
         assert_eq!(find("http://a.test/x?p=2"), None);
         assert_eq!(find("http://b.test/about.html"), None, "another origin is not in the store");
+        let saved = store(&["http://a.test/index.php%3Ftopic=2.html", "http://a.test/a;b.html"]);
+        let find = |u: &str| saved.find(&Url::parse(u).unwrap()).map(|p| p.url.path().to_string());
+        let topic = Some("/index.php%3Ftopic=2.html");
+        assert_eq!(find("http://a.test/index.php%3ftopic%3D2.html").as_deref(), topic, "the file, however spelt");
+        assert_eq!(find("http://a.test/index.php%3Ftopic=2.html#last").as_deref(), topic);
+        assert_eq!(find("http://a.test/index.php?topic=2.html"), None, "a real query asks for index.php");
+        assert_eq!(find("http://a.test/a%3Bb.html").as_deref(), Some("/a;b.html"));
         let mut again = store(&["http://a.test/about.html"]);
         assert!(!again.insert(Url::parse("http://a.test/about.html#x").unwrap(), page("<p>")));
     }
