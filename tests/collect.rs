@@ -233,6 +233,28 @@ fn fast_serves_the_cluster_with_zero_loads_and_the_default_compares_each_page() 
     assert!(loads(&compared_summary) > loads(&fast_summary), "each compared page loads its own neighbours");
 }
 
+/// A forum as `wget --adjust-extension --convert-links` saves it: the page
+/// at `index.php?topic=N` is the file `index.php?topic=N.html`, linked as
+/// `index.php%3Ftopic=N.html`. Each such file is its own page (not the
+/// forum's front page with a query), so the topics find each other and
+/// lose their template.
+#[test]
+fn pages_saved_with_their_query_in_the_file_name_are_pages_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in 1..=5 {
+        let html = article(n).replace("href=/a", "href=/index.php%3Ftopic=");
+        std::fs::write(dir.path().join(format!("index.php?topic={n}.html")), html).unwrap();
+    }
+    let (pages, _, _) = run(&[dir.path().to_str().unwrap()]);
+    assert_eq!(pages.len(), 5);
+    for p in &pages {
+        assert!(p["url"].as_str().unwrap().starts_with("http://site.local/index.php%3Ftopic="), "{p}");
+        assert!(matches!(p["status"].as_str(), Some("representative" | "compared")), "{}", p["status"]);
+        let text = p["content_text"].as_str().unwrap();
+        assert!(text.starts_with("Article about") && !text.contains("footer"), "{text}");
+    }
+}
+
 /// `tex` runs on jemalloc with its own options (src/bin/tex/allocator.rs):
 /// the options are a linked symbol jemalloc reads at start-up, which a
 /// changed build could leave out without any error. jemalloc prints the

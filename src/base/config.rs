@@ -129,12 +129,14 @@ pub struct Config {
     pub content: Content,
     /// `activatePosition`: mapped siblings keep their order (thesis §5.2.3).
     pub preserve_order: bool,
-    /// At most this many candidate pages are loaded while searching the CS.
+    /// At most this many candidate pages are loaded while searching the CS,
+    /// failed loads included (each cost a request).
     pub max_loads: usize,
-    /// Stop searching once this many loads in a row have not grown the
-    /// biggest subdigraph found (0: search up to `max_loads`, as the paper
-    /// does). Layout agreement tops a partial CS up with loaded pages of the
-    /// key page's layout, so a long fruitless search buys little.
+    /// Stop searching once this many pages in a row loaded without growing
+    /// the biggest subdigraph found (0: search up to `max_loads`, as the
+    /// paper does); a failed load does not count, so dead links do not end
+    /// the search. Layout agreement tops a partial CS up with loaded pages
+    /// of the key page's layout, so a long fruitless search buys little.
     pub patience: usize,
     /// Try next the links that the pages loaded so far point to most (an
     /// addition to Alg. 2; see `complete_subdigraph::find_cs`).

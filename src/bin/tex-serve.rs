@@ -23,15 +23,13 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use clap::{ArgGroup, Parser};
-use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde_json::{json, Value};
+use template_extractor::sources::file_urls::escape_path;
 use thiserror::Error;
 use tower_http::services::ServeDir;
 
 /// Where the index of the set is served on every site's port.
 const INDEX_PATH: &str = "/__tex_index.json";
-/// Characters escaped in one path segment of a key URL.
-const SEGMENT: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'#').add(b'%').add(b'<').add(b'>').add(b'?').add(b'`');
 
 #[derive(Parser)]
 #[command(name = "tex-serve", version, about = "Serve a benchmark set, one 127.0.0.1 port per site")]
@@ -265,8 +263,7 @@ fn port_of(listener: &TcpListener) -> u16 {
 
 fn index_entry(site: &Site, port: u16) -> Value {
     let origin = format!("http://127.0.0.1:{port}/");
-    let key: Vec<String> = site.key.split('/').map(|s| utf8_percent_encode(s, SEGMENT).to_string()).collect();
-    let key_url = format!("{origin}{}", key.join("/"));
+    let key_url = format!("{origin}{}", escape_path(&site.key));
     json!({ "id": site.id, "origin": origin, "key_url": key_url, "bench": site.bench })
 }
 

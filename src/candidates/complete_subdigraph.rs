@@ -148,9 +148,12 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
     let mut adj: Vec<Vec<bool>> = Vec::new();
     let mut best: Vec<usize> = Vec::new();
     let mut kind = CsKind::Fallback;
-    let mut grew_at = 0usize;
+    // Pages that loaded since the CS last grew: a failed load (a dead link
+    // of a partial copy, a 404) is no sign that the search stopped paying,
+    // so it counts toward `max_loads` but not toward `patience`.
+    let mut fruitless = 0usize;
     while pages.len() < cfg.max_loads {
-        if cfg.patience > 0 && pages.len() - grew_at >= cfg.patience {
+        if cfg.patience > 0 && fruitless >= cfg.patience {
             break;
         }
         let order = next_order(&done, &indegree, cfg.guided_search);
@@ -212,7 +215,9 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
         let clique = largest_clique_with(&adj, &processed, i, n);
         if clique.len() > best.len() {
             best = clique;
-            grew_at = pages.len();
+            fruitless = 0;
+        } else {
+            fruitless += 1;
         }
         if best.len() >= n {
             kind = CsKind::Complete;
@@ -391,6 +396,28 @@ mod tests {
         assert_eq!(s.loads, 3);
         assert_eq!(s.fetched, 3);
         assert_eq!(s.kind, CsKind::Partial);
+    }
+
+    /// A partial copy of a site: the key's first links are dead. Failed
+    /// loads count toward `max_loads` (in the browser each is a request)
+    /// but are no sign that the search stopped paying, so patience does not
+    /// end the search before it reaches the pages that are there.
+    #[test]
+    fn dead_links_spend_loads_but_not_patience() {
+        let dead: Vec<String> = (0..10).map(|i| format!("gone{i}")).collect();
+        let mut order: Vec<&str> = dead.iter().map(String::as_str).collect();
+        order.extend(["b", "d", "e"]);
+        let ls = links(&order);
+        for concurrency in [1, 4] {
+            let cfg = Config { concurrency, guided_search: false, ..Config::default() };
+            assert_eq!(cfg.patience, 6, "fewer dead links than these would not show it");
+            let s = futures::executor::block_on(find_cs(&site(), &ls, &cfg));
+            assert_eq!((s.kind, s.loads), (CsKind::Complete, 13), "10 failed loads, then b, d, e");
+            assert_eq!(names(&s), ["b", "d", "e"]);
+            let tight = Config { max_loads: 11, ..cfg };
+            let s = futures::executor::block_on(find_cs(&site(), &ls, &tight));
+            assert_eq!((s.kind, s.loads, names(&s)), (CsKind::Fallback, 11, vec!["b".to_string()]));
+        }
     }
 
     #[test]

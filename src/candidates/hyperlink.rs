@@ -82,12 +82,16 @@ pub fn normalize(url: &Url) -> Url {
 
 /// The path a static server or CMS serves one document under: a directory
 /// index file name, a `.html` ending and a trailing slash dropped, so `/a/`,
-/// `/a`, `/a/index.html` and `/a.html` compare equal.
+/// `/a`, `/a/index.html` and `/a.html` compare equal. An index file name is
+/// `index` or `default` and extensions (`index.php`, `index.en.html`), not
+/// the file a mirror saved a query's page as (`index.php%3Ftopic=2.html`,
+/// the page at `index.php?topic=2`): that is another document.
 fn document_path(url: &Url) -> &str {
     let path = url.path().trim_end_matches('/');
     let file = path.rsplit('/').next().unwrap_or("");
-    let stem = file.split_once('.').map_or(file, |(stem, _)| stem);
-    let index = matches!(stem, "index" | "default") && file.contains('.');
+    let index = file.split_once('.').is_some_and(|(stem, extensions)| {
+        matches!(stem, "index" | "default") && extensions.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+    });
     let path = if index { &path[..path.len() - file.len()] } else { path };
     let path = path.trim_end_matches('/');
     path.strip_suffix(".html").or_else(|| path.strip_suffix(".htm")).unwrap_or(path)
@@ -227,6 +231,13 @@ mod tests {
         let wiki = |q: &str| Url::parse(&format!("http://s.org/index.php?title={q}")).unwrap();
         assert!(!same_document(&wiki("B"), &wiki("A")), "a page named by its query is another page");
         assert!(same_document(&wiki("A"), &wiki("A")));
+        let saved = |q: &str| Url::parse(&format!("http://s.org/index.php%3Ftitle={q}.html")).unwrap();
+        assert!(!same_document(&saved("B"), &saved("A")), "the files a mirror saved those pages as, too");
+        assert!(!same_document(&saved("A"), &Url::parse("http://s.org/").unwrap()));
+        assert!(same_document(
+            &Url::parse("http://s.org/index.en.html").unwrap(),
+            &Url::parse("http://s.org/").unwrap()
+        ));
     }
 
     #[test]

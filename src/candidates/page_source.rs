@@ -33,6 +33,17 @@ pub trait PageSource {
     /// Milliseconds since an arbitrary origin.
     fn now_ms(&self) -> f64;
 
+    /// Whether the source knows, without loading it, that it holds no page
+    /// at `url`: a collection's store of a partial crawl lacks the pages the
+    /// crawl did not reach, and the extraction does not spend loads on
+    /// them. A source behind a server cannot know before the request, so
+    /// the default is `false` and a dead link costs a load (a 404); the
+    /// CLI's site folder answers as that server would, so its loads are the
+    /// browser's (`tex bench` and the Check benchmarks compare them).
+    fn lacks(&self, _url: &Url) -> bool {
+        false
+    }
+
     /// The links of a page this source loaded ([`page_links`]). Resolving
     /// and judging every href is a large share of an extraction, so a
     /// source that loads the same page for many extractions (a
@@ -97,6 +108,10 @@ impl<W: SourceWrapper> PageSource for W {
 
     fn now_ms(&self) -> f64 {
         self.inner().now_ms()
+    }
+
+    fn lacks(&self, url: &Url) -> bool {
+        self.inner().lacks(url)
     }
 
     fn links<'a>(&'a self, page: &'a LoadedPage) -> Cow<'a, [PageLink]> {

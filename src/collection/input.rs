@@ -13,6 +13,7 @@ use url::Url;
 use warc::{RecordType, WarcHeader, WarcReader};
 
 use crate::collection::rejection::Rejection;
+use crate::sources::file_urls::url_of_file;
 use crate::sources::site_folder::ORIGIN;
 
 /// One page as read from an input, before any check.
@@ -70,8 +71,10 @@ impl Input {
 }
 
 /// Every `.html`, `.htm` and `.xhtml` file of a folder, as pages of one
-/// site mounted at the site folder origin (as `tex extract` mounts it); the
-/// site is the folder's path, since every folder shares that origin.
+/// site mounted at the site folder origin (as `tex extract` mounts it), each
+/// at its file's URL (`index.html?lang=es.html` at `index.html%3Flang=es.html`,
+/// [`url_of_file`]); the site is the folder's path, since every folder
+/// shares that origin.
 fn folder_records(dir: &Path) -> impl Iterator<Item = Item> + Send {
     let site = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()).display().to_string();
     let mut files = Vec::new();
@@ -98,17 +101,13 @@ fn folder_records(dir: &Path) -> impl Iterator<Item = Item> + Send {
             .strip_prefix(&root)
             .unwrap_or(&file)
             .components()
-            .map(|c| percent_encoding::utf8_percent_encode(&c.as_os_str().to_string_lossy(), SEGMENT).to_string())
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        let url = origin.join(&relative.join("/")).map_err(|_| Rejection::BadUrl)?;
+        let url = url_of_file(&origin, &relative.join("/")).ok_or(Rejection::BadUrl)?;
         let body = read_at_most(&file).map_err(|_| Rejection::Truncated)?;
         Ok(Record { site: site.clone(), url, body, content_type: None })
     })
 }
-
-/// Characters escaped in a path segment made from a file name.
-const SEGMENT: &percent_encoding::AsciiSet =
-    &percent_encoding::CONTROLS.add(b' ').add(b'#').add(b'?').add(b'%').add(b'"').add(b'<').add(b'>');
 
 /// A file's bytes, one byte past the page limit at most (enough to refuse it).
 fn read_at_most(file: &Path) -> std::io::Result<Vec<u8>> {

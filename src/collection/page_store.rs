@@ -17,6 +17,7 @@ use crate::compare::repeated_lists::RepeatedLists;
 use crate::memory::template_memory::layout_signature;
 use crate::page::dom::{NodeId, Tree};
 use crate::page::page_body::ByteBudget;
+use crate::sources::file_urls::page_key;
 
 use super::packed_tree::PackedTree;
 use super::page_admission::Admitted;
@@ -198,7 +199,8 @@ impl PageStore {
     }
 
     /// The page a link names, as a static server would resolve it: the URL
-    /// itself (fragment dropped), a directory's `index.html`, the URL with
+    /// itself (fragment dropped, escapes read as the file name they spell),
+    /// a directory's `index.html`, the URL with
     /// `.html` added, then a directory's `index.html` for a URL without its
     /// final slash (a server redirects `/x` to `/x/`; the order is
     /// `tex extract`'s), and these without the query. Without the query, a
@@ -253,10 +255,11 @@ impl PageStore {
     }
 }
 
+/// The key a page is held under: the file its URL names, every spelling of
+/// one file name alike (`%3F` and `%3f`, `%3B` and `;`), and its query
+/// ([`page_key`]), as the site folder reads them.
 fn key_of(url: &Url) -> String {
-    let mut u = url.clone();
-    u.set_fragment(None);
-    u.into()
+    page_key(url)
 }
 
 /// Loads from a [`PageStore`]: a page the collection lacks is not found.
@@ -292,6 +295,12 @@ impl PageSource for StoreSource<'_> {
 
     fn now_ms(&self) -> f64 {
         ms(self.clock)
+    }
+
+    /// The store holds the whole crawl, so a link to a page the crawl did
+    /// not reach is known dead without a load.
+    fn lacks(&self, url: &Url) -> bool {
+        self.store.position(url).is_none()
     }
 
     /// A page kept unpacked comes with the lists mapped onto it before.
@@ -338,6 +347,13 @@ mod tests {
         assert_eq!(find("http://a.test/about.html?action=edit").as_deref(), Some("/about.html"), "as a static server");
         assert_eq!(find("http://a.test/x?p=2"), None);
         assert_eq!(find("http://b.test/about.html"), None, "another origin is not in the store");
+        let saved = store(&["http://a.test/index.php%3Ftopic=2.html", "http://a.test/a;b.html"]);
+        let find = |u: &str| saved.find(&Url::parse(u).unwrap()).map(|p| p.url.path().to_string());
+        let topic = Some("/index.php%3Ftopic=2.html");
+        assert_eq!(find("http://a.test/index.php%3ftopic%3D2.html").as_deref(), topic, "the file, however spelt");
+        assert_eq!(find("http://a.test/index.php%3Ftopic=2.html#last").as_deref(), topic);
+        assert_eq!(find("http://a.test/index.php?topic=2.html"), None, "a real query asks for index.php");
+        assert_eq!(find("http://a.test/a%3Bb.html").as_deref(), Some("/a;b.html"));
         let mut again = store(&["http://a.test/about.html"]);
         assert!(!again.insert(Url::parse("http://a.test/about.html#x").unwrap(), page("<p>")));
     }
@@ -381,6 +397,57 @@ mod tests {
         }
         assert_eq!(hot.kept.iter().map(|k| k.page).collect::<Vec<_>>(), [1, 2], "the least recently used went first");
         assert!(hot.elements <= HOT_ELEMENTS);
+    }
+
+    /// A partial crawl: the key links first to 30 pages the crawl did not
+    /// reach, more than `max_loads`, then to three pages that link to each
+    /// other (one folder down, so link order puts them last). The store knows it lacks the dead ones, so no load is spent
+    /// on them; a source that had to load them to find out gives up.
+    #[test]
+    fn links_to_pages_the_crawl_lacks_cost_no_load() {
+        use crate::base::config::Config;
+        use crate::base::error::ExtractError;
+        use crate::extraction::extract::extract;
+
+        struct Blind<'a>(StoreSource<'a>);
+        impl PageSource for Blind<'_> {
+            async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+                self.0.load(url).await
+            }
+            fn now_ms(&self) -> f64 {
+                self.0.now_ms()
+            }
+        }
+
+        let url = |p: &str| Url::parse(&format!("http://a.test/{p}")).unwrap();
+        let dead: String = (0..30).map(|i| format!("<li><a href=/gone{i}.html>gone {i}</a>")).collect();
+        let menu =
+            "<ul><li><a href=/more/a.html>a</a><li><a href=/more/b.html>b</a><li><a href=/more/c.html>c</a></ul>";
+        let mut s = PageStore::new();
+        s.insert(url("key.html"), page(&format!("<ul>{dead}</ul>{menu}<p>the key</p>")));
+        s.insert(url("lonely.html"), page(&format!("<ul>{dead}</ul><p>no page of the crawl</p>")));
+        for p in ["a", "b", "c"] {
+            s.insert(url(&format!("more/{p}.html")), page(&format!("{menu}<p>page {p}</p>")));
+        }
+        let source = s.source(1000);
+        assert!(source.lacks(&url("gone0.html")));
+        assert!(!source.lacks(&url("more/a.html")) && !source.lacks(&url("more/a")), "found as a load finds it");
+        let cfg = Config::default();
+        let key = futures::executor::block_on(source.load(&url("key.html"))).unwrap();
+        let x = futures::executor::block_on(extract(&cfg, &source, &key)).unwrap();
+        assert_eq!(x.links, 33);
+        assert_eq!((x.loads, x.cs.size), (4, 3), "the key and a, b, c");
+        assert!(x.load_log.iter().all(|r| r.error.is_none()));
+        let blind = Blind(s.source(1000));
+        let r = futures::executor::block_on(extract(&cfg, &blind, &key));
+        assert!(matches!(r, Err(ExtractError::NoCandidates(25, _))), "the dead links come first: {r:?}");
+        let lonely = futures::executor::block_on(source.load(&url("lonely.html"))).unwrap();
+        let r = futures::executor::block_on(extract(&cfg, &source, &lonely)).unwrap_err();
+        assert_eq!(
+            r.to_string(),
+            "None of the 30 linked pages could be loaded, so there is nothing to compare the page with \
+             (the first: http://a.test/gone0.html was not found)."
+        );
     }
 
     #[test]

@@ -5,8 +5,9 @@ use serde::Serialize;
 use url::Url;
 
 use crate::base::config::Config;
-use crate::base::error::ExtractError;
+use crate::base::error::{ExtractError, LoadError};
 use crate::candidates::complete_subdigraph::{find_cs, CsKind, LoadRecord};
+use crate::candidates::hyperlink::PageLink;
 use crate::candidates::link_order::sort_links;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::mapping::Mapping;
@@ -97,7 +98,11 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         return Err(ExtractError::NoLinks);
     }
     source.pause_while_loading().await;
-    let sorted = sort_links(&key.tree, &key.url, &links);
+    // Links to pages the source knows it lacks (those a partial crawl did
+    // not reach) are left out after sorting, so the other links keep the
+    // order the method gives them and no load is spent on a dead one.
+    let (sorted, lacked): (Vec<PageLink>, Vec<PageLink>) =
+        sort_links(&key.tree, &key.url, &links).into_iter().partition(|l| !source.lacks(&l.url));
     let ordered = source.now_ms();
     source.pause_while_loading().await;
 
@@ -112,7 +117,8 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let searched = source.now_ms();
     if search.members.is_empty() {
         let first = search.pages.iter().find_map(|(record, _)| record.error.clone());
-        return Err(ExtractError::NoCandidates(search.loads, first));
+        let first = first.or_else(|| lacked.first().map(|l| LoadError::NotFound(l.url.to_string())));
+        return Err(ExtractError::NoCandidates(search.loads + lacked.len(), first));
     }
 
     let (mut records, mut loaded): (Vec<LoadRecord>, Vec<Option<LoadedPage>>) = search.pages.into_iter().unzip();
@@ -176,7 +182,6 @@ fn ids(template: &[bool]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::error::LoadError;
     use crate::decide::evidence::Weakness;
     use crate::eval::score::{gold_template, score};
     use crate::page::html::{parse, snapshot};

@@ -10,6 +10,7 @@ use crate::base::error::LoadError;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::page::html::{parse_within, snapshot};
 use crate::page::page_body::{check_text, decode, ByteBudget, MAX_PAGE_BYTES};
+use crate::sources::file_urls::{decoded_segments, url_of_file};
 
 /// The origin every site folder is mounted at.
 pub const ORIGIN: &str = "http://site.local/";
@@ -36,23 +37,25 @@ impl SiteFolder {
         }
     }
 
-    /// The URL of a file given relative to the root.
+    /// The URL of a file given relative to the root: `index.html?lang=es.html`
+    /// is that file, not `index.html` with a query ([`url_of_file`]).
     pub fn url_of(&self, relative: &str) -> Url {
-        self.origin.join(relative.trim_start_matches('/')).unwrap_or_else(|_| self.origin.clone())
+        url_of_file(&self.origin, relative).unwrap_or_else(|| self.origin.clone())
     }
 
     /// The file a URL names, if it is inside the root. Tried in the order of
     /// nginx's `try_files $uri $uri.html $uri/` (the setup Next.js documents
     /// for its static export): the exact file, then `x.html`, then
     /// `x/index.html`, so `/articles/x` finds `articles/x.html` even beside an
-    /// `articles/x/` folder; a trailing slash names the folder only.
+    /// `articles/x/` folder; a trailing slash names the folder only. The
+    /// path's segments are decoded ([`decoded_segments`]): an escaped `?` is
+    /// part of a file name, and the query is no part of the file.
     fn file_of(&self, url: &Url) -> Option<PathBuf> {
         if url.origin() != self.origin.origin() {
             return None;
         }
         let mut path = self.root.clone();
-        for seg in url.path_segments()? {
-            let seg = percent_decode(seg);
+        for seg in decoded_segments(url)? {
             match Path::new(&seg).components().next() {
                 None => {}
                 Some(Component::Normal(_)) if !seg.contains('/') => path.push(&seg),
@@ -138,10 +141,6 @@ impl SiteFolder {
     }
 }
 
-fn percent_decode(s: &str) -> String {
-    percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned()
-}
-
 fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
@@ -189,7 +188,9 @@ mod tests {
         assert!(load("docs/").is_ok());
         assert!(load("docs").is_ok());
         assert!(load("about").is_ok());
-        assert!(load("my%20page.html").is_ok());
+        assert!(load("my page.html").is_ok());
+        let spaced = Url::parse("http://site.local/my%20page.html").unwrap();
+        assert!(futures::executor::block_on(s.load(&spaced)).is_ok());
         assert!(matches!(load("missing.html"), Err(LoadError::NotFound(_))));
         assert!(matches!(load("file.pdf"), Err(LoadError::NotHtml { .. })));
         let outside = Url::parse("http://site.local/../etc/passwd").unwrap();
@@ -211,6 +212,63 @@ mod tests {
         assert_eq!(file("both/"), d.path().join("both/index.html"));
         assert_eq!(file("docs"), d.path().join("docs/index.html"));
         assert_eq!(file(""), d.path().join("index.html"));
+    }
+
+    /// A site as `wget --adjust-extension --convert-links` saves it: the
+    /// page at `index.php?topic=2` is the file `index.php?topic=2.html`, and
+    /// links to it read `index.php%3Ftopic=2.html`. The escaped `?` names
+    /// the file, a real `?` is a query, and a key page given by its file
+    /// name is that file.
+    #[test]
+    fn an_escaped_question_mark_names_a_file() {
+        let d = tempfile::tempdir().unwrap();
+        let menu: String = (1..=4).map(|i| format!("<li><a href=index.php%3Ftopic={i}.html>topic {i}</a>")).collect();
+        write(&d, "index.php", "<p>the forum's front page</p>");
+        for i in 1..=4 {
+            let words: String = (0..5 * i).map(|k| format!(" word{i}_{k}")).collect();
+            let page =
+                format!("<ul>{menu}</ul><main><h1>Topic {i}</h1><p>{words}</p></main><footer>The forum</footer>");
+            write(&d, &format!("index.php?topic={i}.html"), &page);
+        }
+        let s = SiteFolder::new(d.path(), 1000);
+        let file = |u: &str| s.file_of(&Url::parse(&format!("http://site.local/{u}")).unwrap()).unwrap();
+        assert_eq!(file("index.php%3Ftopic=2.html"), d.path().join("index.php?topic=2.html"));
+        assert_eq!(file("index.php%3ftopic%3D2.html"), d.path().join("index.php?topic=2.html"));
+        assert_eq!(file("index.php?topic=2.html"), d.path().join("index.php"), "a query is no part of the file");
+        let key = s.url_of("index.php?topic=1.html");
+        assert_eq!(key.as_str(), "http://site.local/index.php%3Ftopic=1.html");
+        let key = futures::executor::block_on(s.load_key(&key)).unwrap();
+        let cfg = crate::base::config::Config::default();
+        let x = futures::executor::block_on(crate::extraction::extract::extract(&cfg, &s, &key)).unwrap();
+        assert_eq!(x.links, 3, "the other topics are other pages");
+        assert_eq!((x.cs.size, x.loads), (3, 4));
+        assert!(x.load_log.iter().all(|r| r.error.is_none()));
+    }
+
+    /// A partial copy whose key page links first to eight pages that are
+    /// not there (more than `patience`), then to three that link to each
+    /// other. The folder answers as a server would, so each dead link costs
+    /// a load, but failed loads do not end the search.
+    #[test]
+    fn dead_links_of_a_partial_copy_do_not_end_the_search() {
+        use crate::base::config::Config;
+        use crate::extraction::extract::extract;
+
+        let d = tempfile::tempdir().unwrap();
+        let dead: String = (0..8).map(|i| format!("<li><a href=/gone{i}.html>gone {i}</a>")).collect();
+        let menu =
+            "<ul><li><a href=/more/a.html>a</a><li><a href=/more/b.html>b</a><li><a href=/more/c.html>c</a></ul>";
+        write(&d, "key.html", &format!("<ul>{dead}</ul>{menu}<p>the key</p>"));
+        for p in ["a", "b", "c"] {
+            write(&d, &format!("more/{p}.html"), &format!("{menu}<p>page {p}</p>"));
+        }
+        let s = SiteFolder::new(d.path(), 1000);
+        let cfg = Config::default();
+        assert!(cfg.patience < 8);
+        let key = futures::executor::block_on(s.load_key(&s.url_of("key.html"))).unwrap();
+        let x = futures::executor::block_on(extract(&cfg, &s, &key)).unwrap();
+        assert_eq!((x.loads, x.cs.size), (12, 3), "the key, eight dead links, a, b and c");
+        assert!(x.load_log[..8].iter().all(|r| matches!(r.error, Some(LoadError::NotFound(_)))));
     }
 
     #[test]
