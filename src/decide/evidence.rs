@@ -10,6 +10,7 @@
 //! called template, or a template without any of the page's frame are said
 //! in one sentence ([`Weakness`]) wherever the result is shown.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::Serialize;
@@ -25,6 +26,14 @@ pub const COPY_WORDS: f64 = 0.95;
 /// compared page below [`COPY_WORDS`]: pages of one layout whose content is
 /// a sliver of their words keep nearly all words alike, and are no copies.
 pub const COPY_MARGIN: f64 = 0.05;
+
+/// A compared page holding at least this share of the key page's own text
+/// (the text blocks no other compared page holds) is a superset of the key:
+/// a home page or an archive showing the article whole.
+pub const SUPERSET_WORDS: f64 = 0.8;
+
+/// Fewest words of own text a key page needs for a superset to be judged.
+pub const MIN_OWN_WORDS: u32 = 20;
 
 /// Content below this share of the page's words leaves the Content view all
 /// but empty.
@@ -45,6 +54,36 @@ pub fn copies(total: u32, kept: &[u32]) -> Vec<bool> {
     let near_total = |k: u32| total > 0.0 && f64::from(k) >= COPY_WORDS * total;
     let best_other = kept.iter().copied().filter(|&k| !near_total(k)).max().map_or(0.0, f64::from);
     kept.iter().map(|&k| near_total(k) && f64::from(k) >= best_other + COPY_MARGIN * total).collect()
+}
+
+/// Which compared pages hold the key page's own text by text alone,
+/// whatever their shape: of the key's text blocks in `<body>` that at most
+/// one compared page holds, such a page holds most. Mapped or not, such a
+/// page proves nothing about which of the key's blocks are the site's. It
+/// takes two compared pages to tell the key's own text from the site's.
+pub fn supersets(key: &Tree, pages: &[&Tree]) -> Vec<bool> {
+    if pages.len() < 2 {
+        return vec![false; pages.len()];
+    }
+    let blocks: Vec<HashSet<u64>> =
+        pages.iter().map(|p| p.nodes().filter(|(_, n)| n.block != 0).map(|(_, n)| n.block).collect()).collect();
+    let body = key.body().map_or(0..key.len(), |b| key.subtree(b));
+    let text: Vec<(u64, u32, usize)> = body
+        .map(|i| key.node(NodeId(i as u32)))
+        .filter(|n| n.block != 0 && n.words > 0)
+        .map(|n| (n.block, n.words, blocks.iter().filter(|b| b.contains(&n.block)).count()))
+        .collect();
+    let own: u32 = text.iter().filter(|t| t.2 <= 1).map(|t| t.1).sum();
+    if own < MIN_OWN_WORDS {
+        return vec![false; pages.len()];
+    }
+    blocks
+        .iter()
+        .map(|b| {
+            let held: u32 = text.iter().filter(|t| t.2 == 1 && b.contains(&t.0)).map(|t| t.1).sum();
+            f64::from(held) >= SUPERSET_WORDS * f64::from(own)
+        })
+        .collect()
 }
 
 /// Why an extraction's answer is not to be trusted, said to the user in one
@@ -160,6 +199,26 @@ mod tests {
         // Product pages whose description is a sliver of their words.
         assert_eq!(copies(200, &[196, 194, 188]), vec![false, false, false]);
         assert_eq!(copies(0, &[0]), vec![false], "a page without words has no text to copy");
+    }
+
+    #[test]
+    fn a_page_holding_the_keys_own_text_is_a_superset_a_sibling_is_not() {
+        let page = |main: &str| {
+            snapshot(&parse(&format!(
+                "<html><body><nav><a href=/>Home</a> <a href=/a>Archive</a></nav><main>{main}</main>\
+                 <footer><p>Shared footer line of the whole site</p></footer></body></html>"
+            )))
+            .unwrap()
+        };
+        let post = "<p>The first paragraph of this article tells a long story about sets and functions.</p>\
+                    <p>The second paragraph goes on about relations, orders and lattices at length.</p>";
+        let key = page(post);
+        let home = page(&format!("<p>Another post's teaser for the front page.</p>{post}"));
+        let sibling = page("<p>A different article with words of its own about rivers and lakes.</p>");
+        let other = page("<p>Yet another article, about mountains and valleys this time.</p>");
+        assert_eq!(supersets(&key, &[&home, &sibling, &other]), vec![true, false, false]);
+        assert_eq!(supersets(&key, &[&sibling, &other]), vec![false, false]);
+        assert_eq!(supersets(&key, &[&home]), vec![false], "one page alone cannot tell own text from the site's");
     }
 
     fn page(content_words: usize) -> Tree {

@@ -13,7 +13,7 @@ use crate::candidates::hyperlink::{same_url_pattern, PageLink};
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::mapping::Mapping;
 use crate::decide::compare_ahead::CompareAhead;
-use crate::decide::evidence::{copies, kept_words};
+use crate::decide::evidence::{copies, kept_words, supersets};
 use crate::decide::layout_agreement::{self, Agreement};
 use crate::decide::template::map_page;
 use crate::page::dom::{NodeId, Tree};
@@ -80,7 +80,9 @@ fn agreements(
     let key = &key_page.tree;
     let usable: Vec<usize> = (0..loaded.len()).filter(|&i| compared[i].is_some()).collect();
     let kept: Vec<u32> = usable.iter().map(|&i| kept_words(key, compared[i].as_ref().expect("usable"))).collect();
+    let trees: Vec<&Tree> = usable.iter().map(|&i| &*loaded[i].as_ref().expect("compared pages loaded").tree).collect();
     let copy = copies(key.nodes().map(|(_, n)| n.words).sum(), &kept);
+    let copy: Vec<bool> = copy.into_iter().zip(supersets(key, &trees)).map(|(c, s)| c || s).collect();
     let agreements = usable
         .iter()
         .zip(copy)
