@@ -42,6 +42,12 @@ pub const MIN_CONTENT_WORDS: f64 = 0.05;
 /// A page with fewer words has too little text of its own to judge by.
 pub const MIN_TEXT_WORDS: u32 = 50;
 
+/// The nodes a reader sees, `<body>`'s (the head's title and links are no
+/// frame, nor the page's own text), or every node of a page without one.
+fn body(key: &Tree) -> std::ops::Range<usize> {
+    key.body().map_or(0..key.len(), |b| key.subtree(b))
+}
+
 /// Words of the key page's text whose nodes `mapping` keeps.
 pub fn kept_words(key: &Tree, mapping: &Mapping) -> u32 {
     mapping.pairs().map(|(n, _)| key.node(n).words).sum()
@@ -67,7 +73,7 @@ pub fn supersets(key: &Tree, pages: &[&Tree]) -> Vec<bool> {
     }
     let blocks: Vec<HashSet<u64>> =
         pages.iter().map(|p| p.nodes().filter(|(_, n)| n.block != 0).map(|(_, n)| n.block).collect()).collect();
-    let body = key.body().map_or(0..key.len(), |b| key.subtree(b));
+    let body = body(key);
     let text: Vec<(u64, u32, usize)> = body
         .map(|i| key.node(NodeId(i as u32)))
         .filter(|n| n.block != 0 && n.words > 0)
@@ -150,8 +156,7 @@ pub struct Evidence {
 /// by itself (almost all of a page with text of its own called template,
 /// or none of its frame), whoever voted.
 pub fn judge_template(key: &Tree, template: &[bool]) -> (f64, Option<Weakness>) {
-    // What a reader sees is `<body>`: the head's title and links are no frame.
-    let body = key.body().map_or(0..key.len(), |b| key.subtree(b));
+    let body = body(key);
     let nodes = || body.clone().map(|i| (i, key.node(NodeId(i as u32))));
     let words: u32 = nodes().map(|(_, n)| n.words).sum();
     let content: u32 = nodes().filter(|&(i, _)| !template[i]).map(|(_, n)| n.words).sum();
