@@ -54,11 +54,19 @@ pub fn kept_words(key: &Tree, mapping: &Mapping) -> u32 {
 }
 
 /// Which compared pages are copies of the key page, from the words each one
-/// keeps (`kept`, content-checked mappings) of the key's `total` words.
+/// keeps (`kept`, content-checked mappings) of the key's `total` words. A
+/// copy is the exception among the compared pages: where several were
+/// compared and every one keeps nearly all words, the site's pages hold
+/// one text (an export whose every address serves the whole site), and
+/// none is a copy of this one.
 pub fn copies(total: u32, kept: &[u32]) -> Vec<bool> {
     let total = f64::from(total);
     let near_total = |k: u32| total > 0.0 && f64::from(k) >= COPY_WORDS * total;
-    let best_other = kept.iter().copied().filter(|&k| !near_total(k)).max().map_or(0.0, f64::from);
+    let best_other = kept.iter().copied().filter(|&k| !near_total(k)).max();
+    if kept.len() > 1 && best_other.is_none() {
+        return vec![false; kept.len()];
+    }
+    let best_other = best_other.map_or(0.0, f64::from);
     kept.iter().map(|&k| near_total(k) && f64::from(k) >= best_other + COPY_MARGIN * total).collect()
 }
 
@@ -203,6 +211,8 @@ mod tests {
         assert_eq!(copies(200, &[198]), vec![true]);
         // Product pages whose description is a sliver of their words.
         assert_eq!(copies(200, &[196, 194, 188]), vec![false, false, false]);
+        // Every page of the site holds the whole text: none is a copy.
+        assert_eq!(copies(200, &[200, 199, 200]), vec![false, false, false]);
         assert_eq!(copies(0, &[0]), vec![false], "a page without words has no text to copy");
     }
 

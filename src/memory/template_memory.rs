@@ -56,9 +56,11 @@ pub const TEMPLATE_PRESENT: f64 = 0.95;
 /// largest template has about 1,200 nodes.
 pub const MAX_SKELETON_NODES: usize = 20_000;
 
-/// Whether a template is small enough to remember (see [`MAX_SKELETON_NODES`]).
+/// Whether a template is worth remembering: small enough (see
+/// [`MAX_SKELETON_NODES`]), and not empty, which would serve every page of
+/// its layout whole (an extraction with no voter finds no template).
 pub fn rememberable(template: &[bool]) -> bool {
-    template.iter().filter(|&&t| t).count() <= MAX_SKELETON_NODES
+    (1..=MAX_SKELETON_NODES).contains(&template.iter().filter(|&&t| t).count())
 }
 
 /// Why a stored memory could not be used.
@@ -440,7 +442,7 @@ impl Memory {
     }
 
     /// Adds the representative of a freshly extracted page to its site,
-    /// unless its template is too large to remember (`false`).
+    /// unless its template is empty or too large to remember (`false`).
     pub fn learn(&mut self, site: &str, cfg: &Config, url: &Url, tree: &Tree, template: &[bool]) -> bool {
         if !rememberable(template) {
             return false;
@@ -571,6 +573,7 @@ mod tests {
         let seen = tree(&format!("html( body( ul( {items}) ) )"));
         let mut memory = Memory::new();
         assert!(!memory.learn("site", &cfg, &url("big.html"), &seen, &vec![true; seen.len()]));
+        assert!(!memory.learn("site", &cfg, &url("none.html"), &seen, &vec![false; seen.len()]), "nothing to serve");
         assert!(memory.sites.is_empty());
         let mut just_under = vec![false; seen.len()];
         just_under[..MAX_SKELETON_NODES].iter_mut().for_each(|t| *t = true);

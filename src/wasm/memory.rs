@@ -125,7 +125,7 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
 /// The memory with the page's current result (from `extract`) learnt as a
 /// cluster of its origin. Clusters the page fits are replaced (the user
 /// asked to extract again), and at most [`MAX_CLUSTERS`] are kept. `null`
-/// when the template is too large to remember: the memory stays as it was.
+/// when the template is empty or too large to remember: the memory stays as it was.
 #[wasm_bindgen]
 pub fn memory_learn(memory_json: &str, config_json: &str) -> Result<JsValue, JsValue> {
     let mut memory = read_memory(memory_json)?;
