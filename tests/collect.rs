@@ -268,3 +268,74 @@ fn tex_runs_on_jemalloc_with_its_own_options() {
         assert!(stats.contains(option), "{option} not in jemalloc's statistics:\n{stats}");
     }
 }
+
+/// Five article pages of one site as a WARC of response records, each
+/// record's HTTP head given by `head` (the body's length in, the head out).
+fn article_warc(host: &str, head: impl Fn(usize) -> String, body: impl Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
+    let mut warc = Vec::new();
+    for n in 1..=5 {
+        let page = body(article(n).as_bytes());
+        let mut block = head(page.len()).into_bytes();
+        block.extend_from_slice(&page);
+        warc.extend(warc_record("response", &format!("http://{host}/a{n}.html"), &block));
+    }
+    warc
+}
+
+fn chunked_head(_: usize) -> String {
+    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n".into()
+}
+
+fn assert_articles(pages: &[Value], host: &str) {
+    let ours: Vec<&Value> = pages.iter().filter(|p| p["site"] == format!("http://{host}")).collect();
+    assert_eq!(ours.len(), 5, "{pages:?}");
+    for p in ours {
+        let text = p["content_text"].as_str().unwrap();
+        assert!(text.starts_with("Article about") && !text.contains("footer"), "{text}");
+    }
+}
+
+#[test]
+fn a_chunked_header_over_a_body_stored_de_chunked_gives_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let stored = dir.path().join("stored.warc");
+    std::fs::write(&stored, article_warc("stored.test", chunked_head, |b| b.to_vec())).unwrap();
+    let chunked = dir.path().join("chunked.warc");
+    let chunk = |b: &[u8]| {
+        let mut out = Vec::new();
+        for part in b.chunks(100) {
+            out.extend(format!("{:x};ext=1\r\n", part.len()).into_bytes());
+            out.extend_from_slice(part);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"0\r\n\r\n");
+        out
+    };
+    std::fs::write(&chunked, article_warc("chunked.test", chunked_head, chunk)).unwrap();
+    let (pages, summary, stderr) = run(&[stored.to_str().unwrap(), chunked.to_str().unwrap()]);
+    assert_eq!(summary["rejected"], serde_json::json!({}), "{stderr}");
+    assert_articles(&pages, "stored.test");
+    assert_articles(&pages, "chunked.test");
+    for p in &pages {
+        let html = p["content_html"].as_str().unwrap();
+        assert!(!html.contains("ext=1") && !html.contains("\r\n64"), "chunk sizes left in: {html}");
+    }
+}
+
+#[test]
+fn resource_records_of_html_are_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = Vec::new();
+    for n in 1..=5 {
+        let record = warc_record("resource", &format!("http://res.test/a{n}.html"), article(n).as_bytes())
+            .into_iter()
+            .collect::<Vec<u8>>();
+        let text = String::from_utf8(record).unwrap();
+        warc.extend(text.replace("application/http; msgtype=response", "text/html; charset=utf-8").into_bytes());
+    }
+    let path = dir.path().join("res.warc");
+    std::fs::write(&path, warc).unwrap();
+    let (pages, _, stderr) = run(&[path.to_str().unwrap()]);
+    assert_articles(&pages, "res.test");
+    assert!(!stderr.contains("left out"), "{stderr}");
+}

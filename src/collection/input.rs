@@ -232,26 +232,62 @@ fn http_body(message: &[u8]) -> Result<(Vec<u8>, Option<String>), Rejection> {
     };
     let body = &message[head..];
     let body = match header("transfer-encoding") {
-        Some(te) if te.to_ascii_lowercase().contains("chunked") => dechunk(body).ok_or(Rejection::Truncated)?,
+        Some(te) if te.to_ascii_lowercase().contains("chunked") => dechunk(body)?,
         _ => body.to_vec(),
     };
     Ok((body, Some(header("content-type").unwrap_or_else(|| "text/html".to_string()))))
 }
 
-/// A chunked HTTP body's data, `None` when a chunk is cut short.
-fn dechunk(mut body: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(body.len());
+/// A body whose header says `Transfer-Encoding: chunked`, de-chunked as
+/// warcio does: crawlers often store the body already de-chunked under the
+/// original header, so where a chunk-size line cannot be read, or a chunk
+/// does not end in CR LF, the bytes from that line on are taken as they
+/// are (the whole body when its first chunk is not one). A body that ends
+/// at a chunk's end without the last chunk is kept; a chunk after the
+/// first cut short is `truncated`.
+fn dechunk(whole: &[u8]) -> Result<Vec<u8>, Rejection> {
+    let mut out = Vec::with_capacity(whole.len());
+    let mut body = whole;
     loop {
-        let line_end = body.windows(2).position(|w| w == b"\r\n")?;
-        let size_text = std::str::from_utf8(&body[..line_end]).ok()?;
-        let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
-        body = &body[line_end + 2..];
+        let Some((size, data)) = chunk_head(body) else {
+            out.extend_from_slice(body);
+            return Ok(out);
+        };
         if size == 0 {
-            return Some(out);
+            return Ok(out);
         }
-        out.extend_from_slice(body.get(..size)?);
-        body = body.get(size + 2..)?;
+        let Some(chunk) = data.get(..size) else {
+            if out.is_empty() {
+                return Ok(whole.to_vec());
+            }
+            return Err(Rejection::Truncated);
+        };
+        match data.get(size..size + 2) {
+            Some(b"\r\n") => body = &data[size + 2..],
+            // The body ends with this chunk's data.
+            None => body = &[],
+            // Not chunked after all, from this line on.
+            Some(_) => {
+                out.extend_from_slice(body);
+                return Ok(out);
+            }
+        }
+        out.extend_from_slice(chunk);
     }
+}
+
+/// A chunk's size and what follows its size line, `None` when the body
+/// does not start with a chunk-size line (hex digits, an optional
+/// extension after `;`, CR LF) or there is nothing left.
+fn chunk_head(body: &[u8]) -> Option<(usize, &[u8])> {
+    let line_end = body.iter().take(64).position(|&b| b == b'\n')?;
+    let line = body[..line_end].strip_suffix(b"\r")?;
+    let size = std::str::from_utf8(line).ok()?.split(';').next()?.trim();
+    if size.is_empty() || !size.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let size = usize::from_str_radix(size, 16).ok().filter(|&n| n <= 1 << 31)?;
+    Some((size, &body[line_end + 1..]))
 }
 
 #[cfg(test)]
@@ -271,6 +307,22 @@ mod tests {
         assert_eq!(http_body(b"HTTP/1.1 404 Not Found\r\n\r\n").err(), Some(Rejection::HttpStatus));
         assert_eq!(http_body(b"HTTP/1.1 200 OK\r\nContent-Ty").err(), Some(Rejection::Truncated));
         assert_eq!(http_body(b"\x00\x01 garbage\r\n\r\n").err(), Some(Rejection::BadHttp));
+    }
+
+    #[test]
+    fn a_chunked_header_over_a_body_stored_de_chunked_keeps_the_body() {
+        let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let (body, _) = http_body(format!("{head}<!doctype html><p>x</p>\r\n").as_bytes()).unwrap();
+        assert_eq!(body, b"<!doctype html><p>x</p>\r\n");
+        // A first line that reads as a chunk size but runs past the body.
+        let (body, _) = http_body(format!("{head}cafe\r\n<p>x</p>").as_bytes()).unwrap();
+        assert_eq!(body, b"cafe\r\n<p>x</p>");
+        // Chunked, then not: the rest from that line on, as it is.
+        assert_eq!(dechunk(b"3\r\n<p>\r\nx</p>").unwrap(), b"<p>x</p>");
+        // Ends with a chunk, without the last one.
+        assert_eq!(dechunk(b"3\r\n<p>\r\n4\r\nx</p").unwrap(), b"<p>x</p");
+        // A later chunk cut short.
+        assert_eq!(dechunk(b"3\r\n<p>\r\n9\r\nx</p").err(), Some(Rejection::Truncated));
     }
 
     #[test]
