@@ -134,6 +134,10 @@ fn bad_records_are_counted_by_reason_and_the_run_completes() {
         assert_eq!(rejected[reason], n, "{reason} in {rejected} ({stderr})");
     }
     assert!(stderr.contains("the page nests elements deeper than the limit"), "{stderr}");
+    // A malformed line is named with its file and line, and the rest of the file is read.
+    assert!(stderr.contains(&format!("{}, line 4: not a JSON object", jsonl_path.display())), "{stderr}");
+    assert!(!stderr.contains("rest of its file is skipped"), "{stderr}");
+    assert!(stderr.contains("broken.warc.gz: WARC record 2 could not be read (its header cannot be parsed); the rest of the file was skipped"), "{stderr}");
     let sites: Vec<&str> = summary["sites"].as_array().unwrap().iter().map(|s| s["site"].as_str().unwrap()).collect();
     assert_eq!(sites, ["http://a.test", "http://b.test", "https://c.test"]);
     assert_eq!(pages.len(), 5 + 1 + 3);
@@ -267,4 +271,203 @@ fn tex_runs_on_jemalloc_with_its_own_options() {
     for option in ["opt.percpu_arena: \"percpu\"", "opt.dirty_decay_ms: 250", "opt.muzzy_decay_ms: 0"] {
         assert!(stats.contains(option), "{option} not in jemalloc's statistics:\n{stats}");
     }
+}
+
+/// `tex collect` with the given arguments and a summary file: whether it
+/// succeeded, its page lines, its summary (if written) and its stderr.
+fn run_any(args: &[&str]) -> (bool, Vec<Value>, Option<Value>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, summary) = (dir.path().join("out.jsonl"), dir.path().join("summary.json"));
+    let output = cargo_bin_cmd!("tex")
+        .arg("collect")
+        .args(args)
+        .args(["--out", out.to_str().unwrap(), "--summary", summary.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let lines = std::fs::read_to_string(&out)
+        .map(|t| t.lines().map(|l| serde_json::from_str(l).unwrap()).collect())
+        .unwrap_or_default();
+    let summary = std::fs::read_to_string(&summary).ok().and_then(|t| serde_json::from_str(&t).ok());
+    (output.status.success(), lines, summary, stderr)
+}
+
+/// Five article pages of one site as a WARC of response records, each
+/// record's HTTP head given by `head` (the body's length in, the head out).
+fn article_warc(host: &str, head: impl Fn(usize) -> String, body: impl Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
+    let mut warc = Vec::new();
+    for n in 1..=5 {
+        let page = body(article(n).as_bytes());
+        let mut block = head(page.len()).into_bytes();
+        block.extend_from_slice(&page);
+        warc.extend(warc_record("response", &format!("http://{host}/a{n}.html"), &block));
+    }
+    warc
+}
+
+fn plain_head(len: usize) -> String {
+    format!("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {len}\r\n\r\n")
+}
+
+fn chunked_head(_: usize) -> String {
+    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n".into()
+}
+
+fn assert_articles(pages: &[Value], host: &str) {
+    let ours: Vec<&Value> = pages.iter().filter(|p| p["site"] == format!("http://{host}")).collect();
+    assert_eq!(ours.len(), 5, "{pages:?}");
+    for p in ours {
+        let text = p["content_text"].as_str().unwrap();
+        assert!(text.starts_with("Article about") && !text.contains("footer"), "{text}");
+    }
+}
+
+#[test]
+fn an_input_that_gives_no_record_is_named_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name);
+    std::fs::write(path("garbage.warc.gz"), flate(b"\x00\x17 no warc here \xff\xfe\r\n\r\nat all").get_ref()).unwrap();
+    std::fs::write(path("broken.warc.gz"), b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03 garbage garbage").unwrap();
+    std::fs::write(path("text.warc.gz"), "these are notes\nnot a crawl\n").unwrap();
+    std::fs::write(path("empty.warc"), "").unwrap();
+    std::fs::write(path("empty.jsonl"), "").unwrap();
+    std::fs::write(path("lines.jsonl"), "not json\n{\"url\": 1}\n").unwrap();
+    std::fs::create_dir(path("nohtml")).unwrap();
+    std::fs::write(path("nohtml/readme.txt"), "hello").unwrap();
+    let lf = String::from_utf8(article_warc("lf.test", plain_head, |b| b.to_vec())).unwrap().replace("\r\n", "\n");
+    std::fs::write(path("lf.warc"), lf).unwrap();
+    let requests = warc_record("request", "http://r.test/", b"GET / HTTP/1.1\r\n\r\n");
+    std::fs::write(path("requests.warc"), requests).unwrap();
+    let good = path("good.warc");
+    std::fs::write(&good, article_warc("good.test", plain_head, |b| b.to_vec())).unwrap();
+    for (name, says) in [
+        ("garbage.warc.gz", "garbage.warc.gz is not a WARC file: it does not begin with a WARC/1.0 or WARC/1.1 line."),
+        ("broken.warc.gz", "broken.warc.gz is not a readable gzip file ("),
+        ("text.warc.gz", "text.warc.gz is not a WARC file: it does not begin with a WARC/1.0 or WARC/1.1 line (it is named .gz but is not gzip-compressed)."),
+        ("empty.warc", "empty.warc is empty."),
+        ("empty.jsonl", "empty.jsonl is empty."),
+        ("lines.jsonl", "lines.jsonl holds no line {\"url\": …, \"html\": …}: line 1 is the first"),
+        ("nohtml", "nohtml holds no .html, .htm or .xhtml file."),
+        ("lf.warc", "lf.warc cannot be read as WARC: its header lines end in LF only"),
+        ("requests.warc", "requests.warc holds no WARC response or resource record (1 records of other types)."),
+    ] {
+        let bad = path(name);
+        let (ok, pages, _, stderr) = run_any(&[bad.to_str().unwrap()]);
+        assert!(!ok && pages.is_empty(), "{name} alone must fail: {stderr}");
+        assert!(stderr.contains(says), "{name}: {stderr}");
+        let (ok, pages, summary, stderr) = run_any(&[bad.to_str().unwrap(), good.to_str().unwrap()]);
+        assert!(ok, "{name} beside a good input: {stderr}");
+        assert_articles(&pages, "good.test");
+        assert!(stderr.contains(&format!("not read: {}", bad.display())) && stderr.contains(says), "{name}: {stderr}");
+        let unreadable = summary.unwrap()["unreadable"].clone();
+        assert!(unreadable.to_string().contains(name), "{name}: {unreadable}");
+    }
+    let all = [path("empty.warc"), path("nohtml")];
+    let (ok, _, _, stderr) = run_any(&[all[0].to_str().unwrap(), all[1].to_str().unwrap()]);
+    assert!(!ok && stderr.contains("No input could be read") && stderr.contains("empty.warc is empty."), "{stderr}");
+}
+
+#[test]
+fn a_chunked_header_over_a_body_stored_de_chunked_gives_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let stored = dir.path().join("stored.warc");
+    std::fs::write(&stored, article_warc("stored.test", chunked_head, |b| b.to_vec())).unwrap();
+    let chunked = dir.path().join("chunked.warc");
+    let chunk = |b: &[u8]| {
+        let mut out = Vec::new();
+        for part in b.chunks(100) {
+            out.extend(format!("{:x};ext=1\r\n", part.len()).into_bytes());
+            out.extend_from_slice(part);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"0\r\n\r\n");
+        out
+    };
+    std::fs::write(&chunked, article_warc("chunked.test", chunked_head, chunk)).unwrap();
+    let (pages, summary, stderr) = run(&[stored.to_str().unwrap(), chunked.to_str().unwrap()]);
+    assert_eq!(summary["rejected"], serde_json::json!({}), "{stderr}");
+    assert_articles(&pages, "stored.test");
+    assert_articles(&pages, "chunked.test");
+    for p in &pages {
+        let html = p["content_html"].as_str().unwrap();
+        assert!(!html.contains("ext=1") && !html.contains("\r\n64"), "chunk sizes left in: {html}");
+    }
+}
+
+#[test]
+fn resource_records_of_html_are_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = Vec::new();
+    for n in 1..=5 {
+        let record = warc_record("resource", &format!("http://res.test/a{n}.html"), article(n).as_bytes())
+            .into_iter()
+            .collect::<Vec<u8>>();
+        let text = String::from_utf8(record).unwrap();
+        warc.extend(text.replace("application/http; msgtype=response", "text/html; charset=utf-8").into_bytes());
+    }
+    let path = dir.path().join("res.warc");
+    std::fs::write(&path, warc).unwrap();
+    let (pages, _, stderr) = run(&[path.to_str().unwrap()]);
+    assert_articles(&pages, "res.test");
+    assert!(!stderr.contains("left out"), "{stderr}");
+}
+
+#[test]
+fn a_warc_gz_cut_inside_a_record_keeps_the_records_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut gz = Vec::new();
+    for n in 1..=6 {
+        let host = if n <= 5 { "cut.test" } else { "lost.test" };
+        let body = article(n);
+        let mut block = plain_head(body.len()).into_bytes();
+        block.extend_from_slice(body.as_bytes());
+        let member = flate(&warc_record("response", &format!("http://{host}/a{n}.html"), &block)).into_inner();
+        // The last member, cut in the middle, as a download stopped short.
+        gz.extend_from_slice(if n <= 5 { &member } else { &member[..member.len() / 2] });
+    }
+    let path = dir.path().join("cut.warc.gz");
+    std::fs::write(&path, gz).unwrap();
+    let (pages, summary, stderr) = run(&[path.to_str().unwrap()]);
+    assert_articles(&pages, "cut.test");
+    assert_eq!(pages.len(), 5);
+    assert_eq!(summary["rejected"], serde_json::json!({"truncated": 1}), "{stderr}");
+    assert!(stderr.contains("cut.warc.gz ends inside WARC record 6"), "{stderr}");
+}
+
+#[test]
+fn an_unwritable_summary_fails_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.warc");
+    std::fs::write(&good, article_warc("good.test", plain_head, |b| b.to_vec())).unwrap();
+    let (out, summary) = (dir.path().join("out.jsonl"), dir.path().join("no/such/folder/summary.json"));
+    let output = cargo_bin_cmd!("tex")
+        .args(["collect", good.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .args(["--summary", summary.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains(&format!("Cannot write {}", summary.display())), "{stderr}");
+    let written = std::fs::read_to_string(&out).unwrap_or_default();
+    assert!(written.is_empty(), "the run must not have started: {written}");
+}
+
+#[test]
+fn sites_with_no_page_are_counted_not_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = article_warc("good.test", plain_head, |b| b.to_vec());
+    for host in ["gone1.test", "gone2.test", "gone3.test"] {
+        warc.extend(warc_record(
+            "response",
+            &format!("http://{host}/logo.png"),
+            &response("image/png", b"\x89PNG\r\n"),
+        ));
+    }
+    let path = dir.path().join("mixed.warc");
+    std::fs::write(&path, warc).unwrap();
+    let (pages, _, stderr) = run(&[path.to_str().unwrap()]);
+    assert_articles(&pages, "good.test");
+    assert!(stderr.contains("http://good.test: 5 pages"), "{stderr}");
+    assert!(!stderr.contains("gone1.test"), "{stderr}");
+    assert!(stderr.contains("and 3 sites with no page"), "{stderr}");
 }

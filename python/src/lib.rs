@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use template_extractor::base::config::{Config, PRESETS};
-use template_extractor::collection::input::{Input, Record};
+use template_extractor::collection::input::{Input, Item, Record};
 use template_extractor::collection::rejection::{Rejection, Rejections};
 use template_extractor::collection::run::{site_input, PageLine};
 use template_extractor::collection::site_collection::{collect_site as collect, CollectOptions, Serving};
@@ -88,16 +88,16 @@ fn collect_site<'py>(
 /// records left out while reading, by reason.
 #[pyfunction]
 fn read_warc<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
-    let input = Input::of(&path).map_err(PyOSError::new_err)?;
+    let input = Input::of(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
     if !matches!(input, Input::Warc(_)) {
         return Err(PyValueError::new_err(format!("{} is not a WARC file (.warc, .warc.gz).", path.display())));
     }
-    let records = input.records().map_err(PyOSError::new_err)?;
+    let records = input.records().map_err(|e| PyOSError::new_err(e.to_string()))?;
     let pages = PyList::empty(py);
     let mut rejected = Rejections::default();
     for item in records {
         match item {
-            Ok(r) => {
+            Item::Page(r) => {
                 let d = PyDict::new(py);
                 d.set_item("site", r.site)?;
                 d.set_item("url", r.url.as_str())?;
@@ -105,7 +105,9 @@ fn read_warc<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<
                 d.set_item("content_type", r.content_type)?;
                 pages.append(d)?;
             }
-            Err(reason) => rejected.add(reason),
+            Item::Left(reason) => rejected.add(reason),
+            Item::Damaged(d) => rejected.add(d.rejection()),
+            Item::Unread(e) => return Err(PyOSError::new_err(e.to_string())),
         }
     }
     let counts = PyDict::new(py);

@@ -11,7 +11,7 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, Error, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rejection {
-    #[error("the record is malformed (after a malformed WARC record the rest of its file is skipped)")]
+    #[error("the record is malformed")]
     MalformedRecord,
     #[error("the record is truncated")]
     Truncated,

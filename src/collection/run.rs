@@ -17,7 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::base::config::Config;
-use crate::collection::input::{Input, Record};
+use crate::collection::input::{read_inputs, Input, InputError, Record};
 use crate::collection::page_admission::admit;
 use crate::collection::page_content::markdown;
 use crate::collection::page_store::PageStore;
@@ -83,8 +83,13 @@ pub struct RunReport {
     pub unattributed: Rejections,
     /// Every left-out record, by reason.
     pub rejected: Rejections,
-    /// Inputs that could not be opened, one sentence each.
+    /// Inputs nothing could be read from, one sentence each.
     pub unreadable: Vec<String>,
+    /// What broke in inputs that were read otherwise (a malformed line, a
+    /// file cut short), one sentence each naming the file and where.
+    pub damaged: Vec<String>,
+    /// How many inputs were given.
+    pub inputs: usize,
     pub seconds: f64,
     /// The process's peak resident memory, where the system tells it (Linux).
     pub peak_rss_mb: Option<f64>,
@@ -127,6 +132,7 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
     let write_error = Arc::new(Mutex::new(None::<String>));
     let mut unattributed = Rejections::default();
     let mut unreadable = Vec::new();
+    let mut damaged = Vec::new();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let (rx, out, summaries, write_error) = (rx.clone(), out.clone(), summaries.clone(), write_error.clone());
@@ -155,13 +161,15 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
         // Every readable record of every input, in input order; unreadable
         // inputs and bad records are counted by reason.
         let mut each_record = |f: &mut dyn FnMut(Record)| {
-            for input in &opts.inputs {
-                match input.records() {
-                    Ok(records) => records.for_each(|item| match item {
-                        Err(reason) => unattributed.add(reason),
-                        Ok(r) => f(r),
-                    }),
-                    Err(e) => unreadable.push(e),
+            for (input, outcome) in opts.inputs.iter().zip(read_inputs(&opts.inputs, &mut unattributed, f)) {
+                unreadable.extend(outcome.unread.map(|e| e.to_string()));
+                damaged.extend(outcome.damage.iter().map(ToString::to_string));
+                if outcome.more_damage > 0 {
+                    damaged.push(format!(
+                        "{}: {} more places like those were left out.",
+                        input.path().display(),
+                        outcome.more_damage
+                    ));
                 }
             }
         };
@@ -205,6 +213,8 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
         unattributed,
         rejected,
         unreadable,
+        damaged,
+        inputs: opts.inputs.len(),
         seconds: started.elapsed().as_secs_f64(),
         peak_rss_mb: peak_rss_mb(),
     })
@@ -243,20 +253,25 @@ pub struct CommandArgs {
 }
 
 /// Runs `tex collect`: pages to `--out` (or stdout), the summary to
-/// `--summary` and a short report on stderr. Fails only when an input
-/// cannot be read at all or the output cannot be written; bad records are
-/// counted.
+/// `--summary` and a short report on stderr. Fails when an input is
+/// missing or of no known kind, when the output or the summary cannot be
+/// created (both checked before reading), or when no input at all could be
+/// read; inputs that gave nothing beside others that did are reported, and
+/// bad records counted.
 pub fn command(args: CommandArgs) -> Result<(), String> {
     if args.inputs.is_empty() {
         return Err("Give at least one input: a site folder, a WARC file or a JSONL file.".into());
     }
-    let inputs = args.inputs.iter().map(|p| Input::of(p)).collect::<Result<Vec<_>, _>>()?;
+    let inputs =
+        args.inputs.iter().map(|p| Input::of(p)).collect::<Result<Vec<_>, InputError>>().map_err(|e| e.to_string())?;
+    let create = |path: &std::path::Path| {
+        std::fs::File::create(path).map_err(|e| format!("Cannot write {}: {e}.", path.display()))
+    };
     let out: Box<dyn Write + Send> = match &args.out {
-        Some(path) => {
-            Box::new(std::fs::File::create(path).map_err(|e| format!("Cannot write {}: {e}.", path.display()))?)
-        }
+        Some(path) => Box::new(create(path)?),
         None => Box::new(std::io::stdout()),
     };
+    let summary = args.summary.as_deref().map(|path| create(path).map(|f| (path, f))).transpose()?;
     let opts = RunOptions {
         inputs,
         config: args.config,
@@ -267,8 +282,8 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
         markdown: args.markdown,
     };
     let report = run(&opts, out)?;
-    if let Some(path) = &args.summary {
-        std::fs::write(path, serde_json::to_string_pretty(&report).expect("report serialises"))
+    if let Some((path, mut file)) = summary {
+        file.write_all(serde_json::to_string_pretty(&report).expect("report serialises").as_bytes())
             .map_err(|e| format!("Cannot write {}: {e}.", path.display()))?;
     }
     eprintln!(
@@ -280,7 +295,7 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
         report.pages as f64 / report.seconds.max(1e-9),
         report.peak_rss_mb.map_or(String::new(), |mb| format!(", peak RSS {mb:.0} MB"))
     );
-    for s in &report.sites {
+    for s in report.sites.iter().filter(|s| s.pages > 0) {
         let sizes: Vec<String> = s.clusters.iter().map(|c| c.pages.to_string()).collect();
         eprintln!(
             "  {}: {} pages, clusters [{}], {} unclustered, {:.0} % of bytes and {:.0} % of words removed{}",
@@ -297,13 +312,25 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
             }
         );
     }
+    let empty = report.sites.iter().filter(|s| s.pages == 0).count();
+    if empty > 0 {
+        eprintln!("  and {empty} sites with no page (every record of theirs left out)");
+    }
     if report.rejected.total() > 0 {
         let reasons: Vec<String> = report.rejected.iter().map(|(r, n)| format!("{n} {r}")).collect();
         eprintln!("left out {} records: {}", report.rejected.total(), reasons.join("; "));
     }
-    if report.unreadable.is_empty() {
+    for d in &report.damaged {
+        eprintln!("damaged: {d}");
+    }
+    if report.unreadable.len() < report.inputs {
+        for u in &report.unreadable {
+            eprintln!("not read: {u}");
+        }
         Ok(())
+    } else if report.unreadable.len() == 1 {
+        Err(report.unreadable[0].clone())
     } else {
-        Err(report.unreadable.join(" "))
+        Err(format!("No input could be read:\n  {}", report.unreadable.join("\n  ")))
     }
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::base::config::Config;
-use crate::collection::input::Input;
+use crate::collection::input::{Input, Item};
 use crate::collection::page_admission::admit;
 use crate::collection::page_content::own_texts;
 use crate::collection::run::site_input;
@@ -99,9 +99,9 @@ fn run_one(
         error: key_page.error.clone(),
     };
     let records: Vec<_> = match Input::Folder(site.dir.clone()).records() {
-        Ok(records) => records.filter_map(Result::ok).collect(),
+        Ok(records) => records.filter_map(Item::page).collect(),
         Err(e) => {
-            r.error = Some(e);
+            r.error = Some(e.to_string());
             return r;
         }
     };

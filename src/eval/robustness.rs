@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::base::config::Config;
 use crate::base::error::ExtractError;
 use crate::candidates::page_source::PageSource;
-use crate::collection::input::Input;
+use crate::collection::input::{Input, Item};
 use crate::collection::run::site_input;
 use crate::collection::site_collection::{collect_site, CollectOptions, PageStatus};
 use crate::decide::evidence::Weakness;
@@ -341,7 +341,8 @@ fn voter_blocks(cfg: &Config, dir: &Path, x: &Extraction) -> Vec<(String, Blocks
 type CollectedKey = (Tree, Vec<bool>, PageStatus);
 
 fn collected_keys(cfg: &Config, site: &CorpusSite) -> Result<Vec<Option<CollectedKey>>, String> {
-    let records: Vec<_> = Input::Folder(site.dir.clone()).records()?.filter_map(Result::ok).collect();
+    let records: Vec<_> =
+        Input::Folder(site.dir.clone()).records().map_err(|e| e.to_string())?.filter_map(Item::page).collect();
     let probe = SiteFolder::new(&site.dir, cfg.max_nodes);
     let paths: Vec<String> = site.keys.iter().map(|k| probe.url_of(k).path().to_string()).collect();
     let mut found: Vec<Option<CollectedKey>> = vec![None; paths.len()];
