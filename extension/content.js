@@ -65,7 +65,7 @@ if (!globalThis.texCore) {
       key_url: r.key_url, template_nodes: r.template_nodes, total_nodes: r.total_nodes, links: r.links,
       cs: r.cs, votes_needed: r.votes_needed, loads: r.loads, fetched: r.fetched, engine,
       timings: r.timings, key_snapshot_ms: r.key_snapshot_ms, key_snapshot_kept: r.key_snapshot_kept, check: r.check ?? null,
-      key_source: r.key_source, key_fallback_reason: r.key_fallback_reason ?? null,
+      key_source: r.key_source, key_fallback_reason: r.key_fallback_reason ?? null, evidence: r.evidence ?? null,
     };
   }
 

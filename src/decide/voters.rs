@@ -79,22 +79,33 @@ fn agreements(
 ) -> (Vec<usize>, Vec<Agreement>, f64) {
     let key = &key_page.tree;
     let usable: Vec<usize> = (0..loaded.len()).filter(|&i| compared[i].is_some()).collect();
-    let kept: Vec<u32> = usable.iter().map(|&i| kept_words(key, compared[i].as_ref().expect("usable"))).collect();
-    let trees: Vec<&Tree> = usable.iter().map(|&i| &*loaded[i].as_ref().expect("compared pages loaded").tree).collect();
-    let copy = copies(key.nodes().map(|(_, n)| n.words).sum(), &kept);
-    let copy: Vec<bool> = copy.into_iter().zip(supersets(key, &trees)).map(|(c, s)| c || s).collect();
+    // The key page reached under another address keeps everything by
+    // definition; copies are judged among the other pages.
+    let itself: Vec<bool> = usable
+        .iter()
+        .map(|&i| {
+            let m = compared[i].as_ref().expect("usable");
+            loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
+                && m.len() == key.len()
+        })
+        .collect();
+    let others: Vec<usize> = (0..usable.len()).filter(|&k| !itself[k]).collect();
+    let kept: Vec<u32> =
+        others.iter().map(|&k| kept_words(key, compared[usable[k]].as_ref().expect("usable"))).collect();
+    let trees: Vec<&Tree> =
+        others.iter().map(|&k| &*loaded[usable[k]].as_ref().expect("compared pages loaded").tree).collect();
+    let mut copy = itself;
+    let copied = copies(key.nodes().map(|(_, n)| n.words).sum(), &kept);
+    for ((&k, c), s) in others.iter().zip(copied).zip(supersets(key, &trees)) {
+        copy[k] = c || s;
+    }
     let agreements = usable
         .iter()
         .zip(copy)
-        .map(|(&i, copy)| {
-            let m = compared[i].as_ref().expect("usable");
-            Agreement {
-                in_cs: members.contains(&i),
-                share: m.len() as f64 / key.len() as f64,
-                itself: copy
-                    || loaded[i].as_ref().is_some_and(|p| p.url == key_page.url || p.tree.len() == key.len())
-                        && m.len() == key.len(),
-            }
+        .map(|(&i, copy)| Agreement {
+            in_cs: members.contains(&i),
+            share: compared[i].as_ref().expect("usable").len() as f64 / key.len() as f64,
+            itself: copy,
         })
         .collect();
     let core = core_share(key, usable.iter().map(|&i| compared[i].as_ref().expect("usable")));
