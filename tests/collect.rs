@@ -50,18 +50,9 @@ fn response(content_type: &str, body: &[u8]) -> Vec<u8> {
 }
 
 fn run(args: &[&str]) -> (Vec<Value>, Value, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let (out, summary) = (dir.path().join("out.jsonl"), dir.path().join("summary.json"));
-    let output = cargo_bin_cmd!("tex")
-        .arg("collect")
-        .args(args)
-        .args(["--out", out.to_str().unwrap(), "--summary", summary.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "{stderr}");
-    let lines = std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    (lines, serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap(), stderr)
+    let (ok, lines, summary, stderr) = run_any(args);
+    assert!(ok, "{stderr}");
+    (lines, summary.expect("the summary is written"), stderr)
 }
 
 #[test]
