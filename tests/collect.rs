@@ -49,6 +49,7 @@ fn response(content_type: &str, body: &[u8]) -> Vec<u8> {
     r
 }
 
+/// `tex collect` that must succeed: its page lines, its summary and its stderr.
 fn run(args: &[&str]) -> (Vec<Value>, Value, String) {
     let (ok, lines, summary, stderr) = run_any(args);
     assert!(ok, "{stderr}");
