@@ -10,7 +10,7 @@
 //! called template, or a template without any of the page's frame are said
 //! in one sentence ([`Weakness`]) wherever the result is shown.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::Serialize;
@@ -79,23 +79,27 @@ pub fn supersets(key: &Tree, pages: &[&Tree]) -> Vec<bool> {
     if pages.len() < 2 {
         return vec![false; pages.len()];
     }
-    let blocks: Vec<HashSet<u64>> =
-        pages.iter().map(|p| p.nodes().filter(|(_, n)| n.block != 0).map(|(_, n)| n.block).collect()).collect();
-    let body = body(key);
-    let text: Vec<(u64, u32, usize)> = body
-        .map(|i| key.node(NodeId(i as u32)))
-        .filter(|n| n.block != 0 && n.words > 0)
-        .map(|n| (n.block, n.words, blocks.iter().filter(|b| b.contains(&n.block)).count()))
-        .collect();
-    let own: u32 = text.iter().filter(|t| t.2 <= 1).map(|t| t.1).sum();
-    if own < MIN_OWN_WORDS {
+    // The key's text blocks with their words, so that each page is read
+    // once against them, keeping only the blocks it shares with the key.
+    let mut words: HashMap<u64, u32> = HashMap::new();
+    for i in body(key) {
+        let n = key.node(NodeId(i as u32));
+        if n.block != 0 && n.words > 0 {
+            *words.entry(n.block).or_default() += n.words;
+        }
+    }
+    let held: Vec<HashSet<u64>> =
+        pages.iter().map(|p| p.nodes().map(|(_, n)| n.block).filter(|b| words.contains_key(b)).collect()).collect();
+    let holders = |block: &u64| held.iter().filter(|h| h.contains(block)).count();
+    let own: HashMap<u64, u32> = words.into_iter().filter(|(b, _)| holders(b) <= 1).collect();
+    let own_words: u32 = own.values().sum();
+    if own_words < MIN_OWN_WORDS {
         return vec![false; pages.len()];
     }
-    blocks
-        .iter()
-        .map(|b| {
-            let held: u32 = text.iter().filter(|t| t.2 == 1 && b.contains(&t.0)).map(|t| t.1).sum();
-            f64::from(held) >= SUPERSET_WORDS * f64::from(own)
+    held.iter()
+        .map(|h| {
+            let kept: u32 = own.iter().filter(|(b, _)| h.contains(b)).map(|(_, w)| w).sum();
+            f64::from(kept) >= SUPERSET_WORDS * f64::from(own_words)
         })
         .collect()
 }
