@@ -83,7 +83,8 @@ function keySourceText(s) {
 
 function showSummary(s) {
   const pct = s.total_nodes ? (100 * s.template_nodes) / s.total_nodes : 0;
-  $('plain').textContent = t('resultFound', percent(pct));
+  // With no page to vote there is no template found, only the page.
+  $('plain').textContent = s.evidence?.weakness === 'no_voters' ? t('resultNoTemplate') : t('resultFound', percent(pct));
   if (s.memory) return showRecalled(s, pct);
   show('again', false);
   show('cs-pages-block', true);

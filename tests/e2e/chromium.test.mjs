@@ -179,8 +179,9 @@ async function warningOf(url) {
   const { error } = await extract(popup);
   assert.equal(error, null);
   const warning = await popup.$eval('#weak', (e) => (e.hidden ? null : e.textContent));
+  const plain = await popup.textContent('#plain');
   await Promise.all([page.close(), popup.close()]);
-  return warning;
+  return { warning, plain };
 }
 
 weakEvidenceTests(test, assert, { warningOf, origin: () => fixtures.origin, demo: () => site.origin });

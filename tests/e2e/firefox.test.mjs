@@ -102,13 +102,13 @@ async function warningOf(url) {
   const { page, popup } = await ff.openWithPopup(url);
   const { error } = await ff.extract();
   assert.equal(error, null);
-  const warning = await ff.execute(() => {
+  const shown = await ff.execute(() => {
     const weak = document.getElementById('weak');
-    return weak.hidden ? null : weak.textContent;
+    return { warning: weak.hidden ? null : weak.textContent, plain: document.getElementById('plain').textContent };
   });
   await ff.closeTab(popup);
   await ff.closeTab(page);
-  return warning;
+  return shown;
 }
 
 weakEvidenceTests(test, assert, { warningOf, origin: () => fixtures.origin, demo: () => site.origin });

@@ -142,17 +142,21 @@ export function errorPathTests(test, assert, { errorOf, origin, restricted }) {
  * Registers the weak-evidence test both browsers must pass: a page whose only
  * linked page is a print-all copy of it is no success, and the demo site's
  * key page, compared with three pages of its layout, is. `warningOf(url)`
- * extracts there and returns the popup's warning (null when none shows);
+ * extracts there and returns the popup's `{ warning, plain }`: its warning
+ * (null when none shows) and its plain result line;
  * `origin()` serves the fixtures, `demo()` the demo site.
  */
 export function weakEvidenceTests(test, assert, { warningOf, origin, demo }) {
   test('a page compared only with a copy of itself says so in one sentence, not as a success', async () => {
-    const said = await warningOf(`${origin()}/print-copy/chapter.html`);
-    assert.equal(said, "The only pages found hold this page's own text (a copy, a print version or a translation), "
+    const { warning, plain } = await warningOf(`${origin()}/print-copy/chapter.html`);
+    assert.equal(warning, "The only pages found hold this page's own text (a copy, a print version or a translation), "
       + 'so nothing tells the template from the content: the whole page is shown as content.');
+    assert.equal(plain, "No template found: no other page of the site could tell it apart from this page's own content.");
   });
   test('a page compared with pages of its layout shows no warning', async () => {
-    assert.equal(await warningOf(`${demo()}${KEY_PAGE}`), null);
+    const { warning, plain } = await warningOf(`${demo()}${KEY_PAGE}`);
+    assert.equal(warning, null);
+    assert.match(plain, /^Found the site's template/);
   });
 }
 
