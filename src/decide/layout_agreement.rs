@@ -19,6 +19,9 @@
 pub struct Agreement {
     /// The complete subdigraph search chose it.
     pub in_cs: bool,
+    /// Its address follows the key page's URL pattern (a sibling in the
+    /// site's tree of addresses): the likeliest page of the key's layout.
+    pub sibling: bool,
     /// Share of the key page's nodes mapped into this page, 0 to 1.
     pub share: f64,
     /// The key page itself (or a copy), reached through an address the
@@ -32,10 +35,12 @@ pub struct Agreement {
 /// layout-specific frame to tell by, only noise.
 const ONE_LAYOUT_SPREAD: f64 = 0.05;
 
-/// The pages of the key page's layout, as indexes into `pages`, CS members
-/// first, then in the order they were loaded (the method's own order: the
-/// best-agreeing pages are often those that share content too, such as the
-/// same related products):
+/// The pages of the key page's layout, as indexes into `pages`: URL
+/// siblings of the key first (a listing or a translation can keep as much
+/// of an article's nodes as another article does, a sibling is of its kind),
+/// CS members next, then in the order they were loaded (the method's own
+/// order, not by share: the best-agreeing pages are often those that share
+/// content too, such as the same related products):
 /// their share above `core` (the share every page keeps) is at least
 /// `ratio` of the best page's.
 pub fn peers(pages: &[Agreement], core: f64, ratio: f64) -> Vec<usize> {
@@ -44,7 +49,7 @@ pub fn peers(pages: &[Agreement], core: f64, ratio: f64) -> Vec<usize> {
     let mut peers: Vec<usize> = (0..pages.len())
         .filter(|&i| !pages[i].itself && (spread < ONE_LAYOUT_SPREAD * best || pages[i].share - core >= ratio * spread))
         .collect();
-    peers.sort_by_key(|&i| (!pages[i].in_cs, i));
+    peers.sort_by_key(|&i| (!pages[i].sibling, !pages[i].in_cs, i));
     peers
 }
 
@@ -64,7 +69,7 @@ mod tests {
     use super::*;
 
     fn page(share: f64) -> Agreement {
-        Agreement { in_cs: false, share, itself: false }
+        Agreement { in_cs: false, sibling: false, share, itself: false }
     }
 
     #[test]
@@ -86,6 +91,17 @@ mod tests {
     }
 
     #[test]
+    fn url_siblings_go_before_the_complete_subdigraph() {
+        let mut pages = [page(0.7), page(0.65), page(0.8), page(0.78)];
+        pages[0].in_cs = true;
+        pages[1].in_cs = true;
+        pages[2].sibling = true;
+        pages[3].sibling = true;
+        assert_eq!(voters(&pages, 0.3, 2, 0.3), vec![2, 3], "a translation and a listing in the CS wait");
+        assert_eq!(voters(&pages, 0.3, 3, 0.3), vec![0, 2, 3]);
+    }
+
+    #[test]
     fn pages_of_one_layout_are_all_peers() {
         let pages = [page(0.160), page(0.161), page(0.158), page(0.16)];
         assert_eq!(peers(&pages, 0.158, 0.5), vec![0, 1, 2, 3]);
@@ -94,7 +110,7 @@ mod tests {
 
     #[test]
     fn a_copy_of_the_key_page_never_votes() {
-        let copy = Agreement { in_cs: true, share: 1.0, itself: true };
+        let copy = Agreement { in_cs: true, sibling: false, share: 1.0, itself: true };
         let pages = [copy, page(0.5), page(0.45), page(0.4)];
         assert_eq!(voters(&pages, 0.3, 3, 0.5), vec![1, 2, 3], "the copy gives way to the next page of the layout");
     }

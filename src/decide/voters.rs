@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::base::config::Config;
 use crate::candidates::complete_subdigraph::LoadRecord;
-use crate::candidates::hyperlink::{same_url_pattern, PageLink};
+use crate::candidates::hyperlink::{same_document, same_url_pattern, PageLink};
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::mapping::Mapping;
 use crate::decide::compare_ahead::CompareAhead;
@@ -104,6 +104,7 @@ fn agreements(
         .zip(copy)
         .map(|(&i, copy)| Agreement {
             in_cs: members.contains(&i),
+            sibling: loaded[i].as_ref().is_some_and(|p| same_url_pattern(&p.url, &key_page.url)),
             share: compared[i].as_ref().expect("usable").len() as f64 / key.len() as f64,
             itself: copy,
         })
@@ -115,7 +116,11 @@ fn agreements(
 /// When fewer than `votes` loaded pages share the key page's layout (the CS
 /// held listings, say, around an article), loads the next links that follow
 /// the key page's URL pattern, a few at a time, until enough do or
-/// `peer_loads` more pages were tried. Each is compared as it loads.
+/// `peer_loads` more pages were tried. Each is compared as it loads. When
+/// the key page links to no more such pages (a product page that links only
+/// to listings, a message that links only to the next), the links the
+/// loaded pages make to pages of the key's pattern come next: a listing
+/// links to its products, a message to the one after.
 pub async fn load_layout_peers<S: PageSource>(
     cfg: &Config,
     ahead: &CompareAhead<'_, S>,
@@ -123,25 +128,58 @@ pub async fn load_layout_peers<S: PageSource>(
     sorted: &[PageLink],
     pages: &mut Processed<'_>,
 ) {
-    let tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
-    let mut next = sorted.iter().filter(|l| !tried.contains(&l.url) && same_url_pattern(&l.url, &key_page.url));
+    let mut tried: HashSet<Url> = pages.records.iter().map(|r| r.url.clone()).collect();
+    let peer = |url: &Url| same_url_pattern(url, &key_page.url) && !same_document(url, &key_page.url);
+    let mut next: Vec<Url> =
+        sorted.iter().filter(|l| !tried.contains(&l.url) && peer(&l.url)).map(|l| l.url.clone()).collect();
+    next.reverse();
+    let any_of_pattern = |loaded: &[Option<LoadedPage>]| loaded.iter().flatten().any(|p| peer(&p.url));
+    let mut second_hop = false;
     let mut budget = cfg.content.peer_loads;
     while budget > 0 {
         let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
         let found = layout_agreement::peers(&agreements, core, cfg.content.layout_ratio).len();
-        let wanted = cfg.votes.saturating_sub(found).min(budget);
-        let batch: Vec<&PageLink> = next.by_ref().take(wanted).collect();
+        let mut wanted = cfg.votes.saturating_sub(found).min(budget);
+        if next.is_empty() && !second_hop && (wanted > 0 || !any_of_pattern(pages.loaded)) {
+            second_hop = true;
+            next = hop_links(ahead, pages.loaded, &tried, &peer);
+            wanted = wanted.max(cfg.votes.min(budget));
+        }
+        if wanted == 0 {
+            break;
+        }
+        let batch: Vec<Url> = (0..wanted).map_while(|_| next.pop()).collect();
         if batch.is_empty() {
             break;
         }
         budget -= batch.len();
-        let results = futures::future::join_all(batch.iter().map(|l| ahead.load(&l.url))).await;
-        for (link, result) in batch.into_iter().zip(results) {
-            pages.records.push(LoadRecord::of(link.url.clone(), &result));
-            pages.compared.push(ahead.take(&link.url));
+        tried.extend(batch.iter().cloned());
+        let results = futures::future::join_all(batch.iter().map(|url| ahead.load(url))).await;
+        for (url, result) in batch.into_iter().zip(results) {
+            pages.records.push(LoadRecord::of(url.clone(), &result));
+            pages.compared.push(ahead.take(&url));
             pages.loaded.push(result.ok());
         }
     }
+}
+
+/// The untried links of the loaded pages that `peer` accepts, in the order
+/// the pages loaded and each page's document order, reversed to pop.
+fn hop_links<S: PageSource>(
+    source: &S,
+    loaded: &[Option<LoadedPage>],
+    tried: &HashSet<Url>,
+    peer: &impl Fn(&Url) -> bool,
+) -> Vec<Url> {
+    let mut seen = HashSet::new();
+    let mut out: Vec<Url> = loaded
+        .iter()
+        .flatten()
+        .flat_map(|page| source.links(page).iter().map(|l| l.url.clone()).collect::<Vec<_>>())
+        .filter(|url| !tried.contains(url) && !source.lacks(url) && peer(url) && seen.insert(url.clone()))
+        .collect();
+    out.reverse();
+    out
 }
 
 /// Share of the key page's nodes that every mapping keeps: the part of the

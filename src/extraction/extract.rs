@@ -345,6 +345,49 @@ mod tests {
         assert_eq!((s.recall, s.precision), (1.0, 1.0), "{s:?}");
     }
 
+    /// A shop's product page links only to its listings and to its own
+    /// translation, never to another product; the listings link to the
+    /// products. The product pages one hop away are loaded and vote, ahead
+    /// of the listings (the translation, of the same layout, may join them
+    /// as a third voter), so the product frame (the cart
+    /// form, the description's wrapper, the share bar) is template.
+    #[test]
+    fn product_pages_one_hop_away_vote_for_a_product_page_that_links_to_none() {
+        let header = "<header class=top><a href=/>Shop</a> <a href=/flowers/>Flowers</a></header>";
+        let footer = "<footer>Pick-up only, open every weekday</footer>";
+        let product = |n: usize, name: &str, lang: &str| {
+            format!(
+                "<html><body>{header}<nav class=lang><a href=/{lang}/p/{n}.html>{lang}</a></nav>\
+                 <main class=product><h1 class=notTemplate>{name}</h1>\
+                 <form class=cart><select><option>Default</option></select><button>Add to cart</button></form>\
+                 <div class=description><p class=notTemplate>{name} arrive fresh each morning, cut and wrapped by hand.</p></div>\
+                 <div class=share><a>Share</a> <a>Tweet</a> <a>Pin it</a></div></main>{footer}</body></html>"
+            )
+        };
+        let listing = |title: &str| {
+            let items: String = (1..=4).map(|k| format!("<li><a href=/p/{k}.html>Bunch {k}</a></li>")).collect();
+            format!("<html><body>{header}<main><h2>{title}</h2><ul>{items}</ul></main>{footer}</body></html>")
+        };
+        let names = ["Tulips", "Roses", "Lilies", "Daisies"];
+        let translated =
+            product(1, "Tulipanes", "en").replace("Add to cart", "Al carrito").replace("Share", "Compartir");
+        let mut pages: Vec<(&'static str, String)> =
+            vec![("/", listing("Welcome")), ("/flowers/", listing("Flowers")), ("/es/p/1.html", translated)];
+        for (n, path) in ["/p/1.html", "/p/2.html", "/p/3.html", "/p/4.html"].into_iter().enumerate() {
+            pages.push((path, product(n + 1, names[n], "es")));
+        }
+        let site = HtmlSite(pages);
+        let (key, x) = run(&site, "/p/1.html");
+        let siblings = x.cs.pages.iter().filter(|p| p.path().starts_with("/p/")).count();
+        assert!(siblings >= 2 && x.cs.pages.iter().all(|p| p.path().contains("/p/")), "voters {:?}", x.cs.pages);
+        for frame in ["cart", "share"] {
+            assert!(all_template(&key, &x, frame, true), "{frame} is the product frame");
+        }
+        let s = score(&key.tree, &x.template);
+        assert_eq!((s.recall, s.precision), (1.0, 1.0), "{s:?}");
+        assert!(x.evidence.weakness.is_none(), "{:?}", x.evidence);
+    }
+
     /// A forum thread's replies are built alike on every thread, each with a
     /// fixed "Reply" link; their text differs. The replies are content, the
     /// element holding them is the template's container for them.
