@@ -60,6 +60,10 @@ pub struct Equality {
     /// one entry carries on each page, another entry on the other page) out
     /// of the comparison (`state_marker`). Off in the published presets.
     pub state_markers: bool,
+    /// Pair the one element of a tag among two mapped nodes' children when
+    /// its children are built alike, whatever its classes (`lone_kin`: a
+    /// wrapper a theme update renamed). Off in the published presets.
+    pub lone_kin: bool,
 }
 
 impl Default for Equality {
@@ -76,6 +80,7 @@ impl Default for Equality {
             differing_text: 0.0,
             absent_ids_equal: false,
             state_markers: true,
+            lone_kin: true,
         }
     }
 }
@@ -184,7 +189,7 @@ impl Config {
     /// must agree) or `rtdm` (RTDM-TD mapping).
     pub fn preset(name: &str) -> Option<Config> {
         let base = Config {
-            equality: Equality { differing_text: 1.0, state_markers: false, ..Equality::default() },
+            equality: Equality { differing_text: 1.0, state_markers: false, lone_kin: false, ..Equality::default() },
             content: Content { enabled: false, ..Content::default() },
             patience: 0,
             ..Config::default()

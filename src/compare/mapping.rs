@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::base::config::Config;
 use crate::compare::equality::{between, ceiling, Side};
+use crate::compare::lone_kin::lone_kin;
 use crate::compare::state_marker::{moving, StateMarkers};
 use crate::page::dom::{NodeId, Tree};
 
@@ -77,7 +78,7 @@ pub fn map_siblings(
 ) -> Vec<(NodeId, NodeId)> {
     let mut list = SiblingMatch::new(cfg, s1, s2, markers.clone());
     list.score(cfg, t1, t2, usize::MAX);
-    list.select(cfg)
+    list.select(cfg, t1, t2)
 }
 
 /// [`map_siblings`] on one pair of sibling lists, its candidate pairs scored
@@ -233,7 +234,17 @@ impl<'a> SiblingMatch<'a> {
     /// accepted, and in most lists (a template's, identical on both pages)
     /// that happens among the best few: so the best `2 · shorter` are
     /// selected and sorted first, and the rest only when they are needed.
-    fn select(mut self, cfg: &Config) -> Vec<(NodeId, NodeId)> {
+    fn select(mut self, cfg: &Config, t1: &Tree, t2: &Tree) -> Vec<(NodeId, NodeId)> {
+        let mut accepted = self.accepted(cfg);
+        if cfg.equality.lone_kin {
+            let kin = lone_kin(t1, self.s1, t2, self.s2, &accepted, cfg.preserve_order);
+            accepted.extend(kin);
+        }
+        accepted.into_iter().map(|(i, j)| (self.s1[i as usize], self.s2[j as usize])).collect()
+    }
+
+    /// The pairs the probabilities select, as positions in `s1` and `s2`.
+    fn accepted(&mut self, cfg: &Config) -> BTreeMap<u32, u32> {
         let shorter = self.s1.len().min(self.s2.len());
         let mut accepted: BTreeMap<u32, u32> = BTreeMap::new();
         let (mut used1, mut used2) = (vec![false; self.s1.len()], vec![false; self.s2.len()]);
@@ -271,7 +282,7 @@ impl<'a> SiblingMatch<'a> {
             }
             rest = others;
         }
-        accepted.into_iter().map(|(i, j)| (self.s1[i as usize], self.s2[j as usize])).collect()
+        accepted
     }
 }
 
@@ -358,7 +369,7 @@ impl<'a> EtdmSteps<'a> {
             if list.scored() {
                 let list = self.list.take().expect("scored above");
                 let markers = list.markers.clone();
-                for (c1, c2) in list.select(self.cfg) {
+                for (c1, c2) in list.select(self.cfg, key, other) {
                     self.mapping.set(c1, c2);
                     self.stack.push((c1, c2, markers.clone()));
                 }
@@ -453,7 +464,7 @@ mod tests {
             let cfg = Config { preserve_order, ..Config::default() };
             let mut list = SiblingMatch::new(&cfg, &s1, &s2, StateMarkers::NONE);
             list.candidates = keys.clone();
-            let got: Vec<(u32, u32)> = list.select(&cfg).into_iter().map(|(a, b)| (a.0, b.0)).collect();
+            let got: Vec<(u32, u32)> = list.accepted(&cfg).into_iter().collect();
             proptest::prop_assert_eq!(got, greedy_over_all(keys, n1, n2, preserve_order));
         }
     }
@@ -511,7 +522,7 @@ mod tests {
             let mut full = SiblingMatch::new(&cfg, s1, s2, StateMarkers::NONE);
             full.sides = Some(s2.iter().map(|&b| Side::of(&t2, b, &full.markers)).collect());
             full.score_rows(&cfg, &t1, &t2, usize::MAX);
-            assert_eq!(quick.select(&cfg), full.select(&cfg), "{key:?} onto {other:?}");
+            assert_eq!(quick.select(&cfg, &t1, &t2), full.select(&cfg, &t1, &t2), "{key:?} onto {other:?}");
         }
         assert!(taken > cases / 5, "the pairs in order were taken in {taken} of {cases} cases");
     }

@@ -388,6 +388,39 @@ mod tests {
         assert!(x.evidence.weakness.is_none(), "{:?}", x.evidence);
     }
 
+    /// Pages of one layout saved at different times: the key page's body
+    /// and its one wrapper carry a later theme's classes and attributes, so
+    /// the wrappers' equality falls below the threshold. They are paired as
+    /// lone kin and the frame below them is found.
+    #[test]
+    fn a_wrapper_a_theme_update_renamed_still_holds_the_frame() {
+        let page = |n: &str, body: &str, wrapper: &str| {
+            format!(
+                "<html><body{body}><div{wrapper}><header class=top><nav class=menu><a href=/a.html>A</a> \
+                 <a href=/b.html>B</a> <a href=/c.html>C</a></nav></header>\
+                 <main class=notTemplate><h1>{n}</h1><p>The {n} page tells its own story in its own words.</p></main>\
+                 <footer class=foot><p>Copyright the site</p><a href=/about.html>About</a></footer></div></body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            (
+                "/a.html",
+                page("alpha", " class='home theme-v3' data-build=2024", " class='site-wrapper container-fluid'"),
+            ),
+            ("/b.html", page("beta", "", " class=wrapper")),
+            ("/c.html", page("gamma", "", " class=wrapper")),
+            ("/about.html", page("about", "", " class=wrapper")),
+        ]);
+        let (key, x) = run(&site, "/a.html");
+        for frame in ["menu", "foot"] {
+            assert!(all_template(&key, &x, frame, true), "{frame} is the frame");
+        }
+        let own: Vec<crate::page::dom::NodeId> =
+            key.tree.nodes().filter(|(_, n)| &*n.tag == "h1" || n.words > 5).map(|(i, _)| i).collect();
+        assert!(own.len() == 2 && own.iter().all(|i| !x.template[i.index()]), "the story is content");
+        assert!(x.evidence.weakness.is_none(), "{:?}", x.evidence);
+    }
+
     /// A forum thread's replies are built alike on every thread, each with a
     /// fixed "Reply" link; their text differs. The replies are content, the
     /// element holding them is the template's container for them.

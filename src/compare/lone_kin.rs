@@ -1,0 +1,130 @@
+//! Lone kin: the one element of a tag among two mapped nodes' children.
+//!
+//! Pages of one layout saved at different times differ in a wrapper's
+//! classes or attributes (a theme update renames `wrapper` to
+//! `site-wrapper container`, a build adds `data-build` to a `<div>`):
+//! the equality probability of the two wrappers falls below the threshold,
+//! and the top-down mapping, which descends only into mapped pairs, loses
+//! everything below them — the whole frame. When no child of the two
+//! `<body>`s pairs, so the mapping would stop there, and a tag occurs exactly
+//! once among the children on each side with their own children built of
+//! mostly the same tags, the two are the same place of the layout whatever
+//! their names say: they are paired, and the mapping goes on below them,
+//! where each node must still pass the threshold. Where other children
+//! pair, or deeper in the page, the mapping has found the layout and a lone
+//! unpaired element is more often the page's own block (tried: pairing those
+//! cost a docs site ten points of template F1, and lost elsewhere).
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::page::dom::{NodeId, Tree};
+
+/// Pairs (as positions in `s1`, `s2`) of lone kin among the children of
+/// two `<body>`s, when `accepted` (the pairs the probabilities selected) is
+/// empty.
+pub fn lone_kin(
+    t1: &Tree,
+    s1: &[NodeId],
+    t2: &Tree,
+    s2: &[NodeId],
+    accepted: &BTreeMap<u32, u32>,
+    preserve_order: bool,
+) -> Vec<(u32, u32)> {
+    let under_body =
+        |t: &Tree, s: &[NodeId]| s.first().and_then(|&n| t.node(n).parent).is_some_and(|p| &*t.node(p).tag == "body");
+    if !accepted.is_empty() || !under_body(t1, s1) || !under_body(t2, s2) {
+        return Vec::new();
+    }
+    let lone2 = lone_by_tag(t2, s2);
+    let mut kin: Vec<(u32, u32)> = lone_by_tag(t1, s1)
+        .into_iter()
+        .filter_map(|(tag, i)| Some((i, *lone2.get(tag)?)))
+        .filter(|&(i, j)| alike_children(t1, s1[i as usize], t2, s2[j as usize]))
+        .collect();
+    kin.sort_unstable();
+    let mut last = None;
+    kin.retain(|&(_, j)| {
+        let keep = !preserve_order || last.is_none_or(|l| j > l);
+        if keep {
+            last = Some(j);
+        }
+        keep
+    });
+    kin
+}
+
+/// Each tag that occurs once in `siblings`, with its position.
+fn lone_by_tag<'t>(tree: &'t Tree, siblings: &[NodeId]) -> HashMap<&'t str, u32> {
+    let mut seen: HashMap<&str, Option<u32>> = HashMap::new();
+    for (k, &n) in siblings.iter().enumerate() {
+        seen.entry(&tree.node(n).tag).and_modify(|e| *e = None).or_insert(Some(k as u32));
+    }
+    seen.into_iter().filter_map(|(tag, k)| Some((tag, k?))).collect()
+}
+
+/// Both have children, and at least half of the larger child list's tags
+/// (counted with repeats) occur in the other too.
+fn alike_children(t1: &Tree, a: NodeId, t2: &Tree, b: NodeId) -> bool {
+    let (c1, c2) = (t1.children(a), t2.children(b));
+    if c1.is_empty() || c2.is_empty() {
+        return false;
+    }
+    let mut tags: HashMap<&str, i64> = HashMap::new();
+    c1.iter().for_each(|&c| *tags.entry(&t1.node(c).tag).or_default() += 1);
+    let common = c2
+        .iter()
+        .filter(|&&c| {
+            tags.get_mut(&*t2.node(c).tag).is_some_and(|k| {
+                *k -= 1;
+                *k >= 0
+            })
+        })
+        .count();
+    2 * common >= c1.len().max(c2.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::dom::test_trees::tree;
+
+    fn body_children(t: &Tree) -> Vec<NodeId> {
+        let body = t.nodes().find(|(_, n)| &*n.tag == "body").unwrap().0;
+        t.children(body).to_vec()
+    }
+
+    #[test]
+    fn a_renamed_wrapper_of_alike_children_is_kin() {
+        let a = tree("html( body( div.site-wrapper( header nav main footer ) script ) )");
+        let b = tree("html( body( div.wrapper( header nav main aside footer ) script ) )");
+        let (s1, s2) = (body_children(&a), body_children(&b));
+        assert_eq!(lone_kin(&a, &s1, &b, &s2, &BTreeMap::new(), true), vec![(0, 0)], "a script holds nothing to map");
+        let script = BTreeMap::from([(1, 1)]);
+        assert!(lone_kin(&a, &s1, &b, &s2, &script, true).is_empty(), "where others pair, the layout is found");
+    }
+
+    #[test]
+    fn deeper_than_the_body_nothing_is_kin() {
+        let a = tree("html( body( div#page( div.site-wrapper( header main ) ) ) )");
+        let b = tree("html( body( div#page( div.wrapper( header main ) ) ) )");
+        let page = |t: &Tree| t.children(body_children(t)[0]).to_vec();
+        assert!(lone_kin(&a, &page(&a), &b, &page(&b), &BTreeMap::new(), true).is_empty());
+    }
+
+    #[test]
+    fn repeated_tags_unlike_children_and_crossing_pairs_are_not() {
+        let a = tree("html( body( div.x( p p ) div.y( p ) ) )");
+        let b = tree("html( body( div.z( p p ) ) )");
+        assert!(lone_kin(&a, &body_children(&a), &b, &body_children(&b), &BTreeMap::new(), true).is_empty());
+
+        let a = tree("html( body( section.a( h1 p p p ) ) )");
+        let b = tree("html( body( section.b( table ul ) ) )");
+        assert!(lone_kin(&a, &body_children(&a), &b, &body_children(&b), &BTreeMap::new(), true).is_empty());
+
+        let a = tree("html( body( div.a( p ) footer.x( p ) ) )");
+        let b = tree("html( body( footer.y( p ) div.b( p ) ) )");
+        let (s1, s2) = (body_children(&a), body_children(&b));
+        assert_eq!(lone_kin(&a, &s1, &b, &s2, &BTreeMap::new(), true), vec![(0, 1)], "pairs never cross");
+        assert_eq!(lone_kin(&a, &s1, &b, &s2, &BTreeMap::new(), false), vec![(0, 1), (1, 0)]);
+    }
+}
