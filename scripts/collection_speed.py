@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Speed of `tex collect` beside trafilatura on the same pages, in one run:
-pages/s per core and MB/s on the dev set and on a generated 10,000-page
-site, the growth exponent in pages per site (generated sites of 1,000 to
+"""Speed of `tex collect` beside Resiliparse and trafilatura on the same
+pages, in one run: pages/s per core and MB/s on the dev set and on a
+generated 10,000-page site, each mode's ratio to Resiliparse as the median
+of three alternated rounds (Resiliparse, then each tex mode, per round), the growth exponent in pages per site (generated sites of 1,000 to
 10,000 pages), and peak memory with 1 and 20 copies of the dev set as a
 host-sorted JSONL stream (`--sorted`).
 
@@ -25,11 +26,14 @@ import re
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 from urllib.parse import unquote, urlsplit
 
 import trafilatura
+from resiliparse.extract.html2text import extract_plain_text
+from resiliparse.parse.encoding import bytes_to_str, detect_encoding
 
 CORES = os.cpu_count() or 1
 
@@ -54,6 +58,44 @@ def trafilatura_cpu(files):
     for f in files:
         trafilatura.extract(f.read_bytes().decode("utf-8", "replace"))
     return time.process_time() - start
+
+
+def resiliparse_cpu(files):
+    """CPU seconds Resiliparse takes to read, decode and extract every file
+    (`main_content=True`, as DCLM's pipeline calls it), one core."""
+    start = time.process_time()
+    for f in files:
+        data = f.read_bytes()
+        extract_plain_text(bytes_to_str(data, detect_encoding(data)), main_content=True)
+    return time.process_time() - start
+
+
+ROUNDS = 3
+MODES = (("default", []), ("--fast", ["--fast"]), ("--selective", ["--selective"]))
+
+
+def rounds(tex, label, args, files, size):
+    """ROUNDS alternated rounds of Resiliparse and each tex mode (one job) on
+    `files`; prints each mode's median pages per CPU-second and its median
+    ratio to Resiliparse's, round by round. Returns the median CPU seconds
+    of Resiliparse and of each mode."""
+    cpu = {"resiliparse": []} | {name: [] for name, _ in MODES}
+    wall, rss = {}, {}
+    for _ in range(ROUNDS):
+        cpu["resiliparse"].append(resiliparse_cpu(files))
+        for name, flags in MODES:
+            w, c, r = run_tex(tex, [*flags, "--jobs", "1", *args])
+            cpu[name].append(c)
+            wall.setdefault(name, []).append(w)
+            rss[name] = max(rss.get(name, 0.0), r)
+    median = lambda xs: sorted(xs)[len(xs) // 2]
+    res = median(cpu["resiliparse"])
+    print(f"{label}: Resiliparse {len(files) / res:7.1f} pages/s per core (median of {ROUNDS} rounds)", flush=True)
+    for name, _ in MODES:
+        ratios = [r / c for r, c in zip(cpu["resiliparse"], cpu[name])]
+        report(f"{label}, {name}", len(files), size, median(wall[name]), median(cpu[name]), rss[name])
+        print(f"{'':<34} ratio to Resiliparse {median(ratios):5.2f}x (rounds {', '.join(f'{r:.2f}' for r in ratios)})")
+    return res, {name: median(cpu[name]) for name, _ in MODES}
 
 
 def admitted(tex, folders, work):
@@ -112,14 +154,12 @@ def sorted_copies(set_dir, sites, files, copies, out):
                     f.write(json.dumps({"url": f"http://c{k}-{site}.test/{rel}", "html": html}) + "\n")
 
 
-def report(name, pages, size, wall, cpu, rss, traf_cpu=None):
-    line = (
+def report(name, pages, size, wall, cpu, rss):
+    print(
         f"{name:<34} {pages:>6} pages {size / 1e6:8.1f} MB  wall {wall:7.2f} s  "
-        f"{pages / cpu:7.1f} pages/s per core  {size / 1e6 / wall:6.1f} MB/s  peak RSS {rss:7.1f} MB"
+        f"{pages / cpu:7.1f} pages/s per core  {size / 1e6 / wall:6.1f} MB/s  peak RSS {rss:7.1f} MB",
+        flush=True,
     )
-    if traf_cpu is not None:
-        line += f"  | trafilatura {pages / traf_cpu:6.1f} pages/s per core, ratio {traf_cpu / cpu:5.1f}x"
-    print(line, flush=True)
 
 
 def main():
@@ -129,16 +169,16 @@ def main():
     folders = [str(set_dir / s / "site") for s in sites]
     files, left_out = admitted(tex, folders, work)
     size = sum(f.stat().st_size for f in files)
-    print(f"{CORES} cores; tex collect --jobs 1 unless said; trafilatura {trafilatura.__version__} on one core")
-    print(f"dev set: the {len(files)} pages tex admits, on both sides ({left_out} files it leaves out, on neither)")
+    print(
+        f"{CORES} cores; tex collect --jobs 1 unless said; Resiliparse {version('resiliparse')} "
+        f"and trafilatura {trafilatura.__version__} on one core"
+    )
+    print(f"dev set: the {len(files)} pages tex admits, on all sides ({left_out} files it leaves out, on none)")
 
+    _, dev = rounds(tex, "dev set, 1 job", folders, files, size)
     traf = trafilatura_cpu(files)
-    wall, cpu, rss = run_tex(tex, ["--jobs", "1", *folders])
-    report("dev set, 1 job", len(files), size, wall, cpu, rss, traf)
-    wall, cpu, rss = run_tex(tex, ["--fast", "--jobs", "1", *folders])
-    report("dev set, 1 job, --fast", len(files), size, wall, cpu, rss, traf)
-    wall, cpu, rss = run_tex(tex, ["--selective", "--jobs", "1", *folders])
-    report("dev set, 1 job, --selective", len(files), size, wall, cpu, rss, traf)
+    print(f"dev set: trafilatura {len(files) / traf:6.1f} pages/s per core; " + ", ".join(
+        f"{name} {traf / cpu:5.1f}x" for name, cpu in dev.items()))
     wall, cpu, rss = run_tex(tex, ["--jobs", str(CORES), *folders])
     report(f"dev set, {CORES} jobs", len(files), size, wall, cpu, rss)
 
@@ -149,15 +189,16 @@ def main():
             generate(root, n)
         gen_files = html_files(root)
         gen_size = sum(f.stat().st_size for f in gen_files)
-        wall, cpu, rss = run_tex(tex, ["--jobs", "1", str(root)])
-        times[n] = cpu
-        traf = trafilatura_cpu(gen_files) if n == 10000 else None
-        report(f"generated site, {n} pages", len(gen_files), gen_size, wall, cpu, rss, traf)
-        if traf is not None:
-            wall, cpu, rss = run_tex(tex, ["--fast", "--jobs", "1", str(root)])
-            report(f"generated site, {n} pages, --fast", len(gen_files), gen_size, wall, cpu, rss, traf)
-            wall, cpu, rss = run_tex(tex, ["--selective", "--jobs", "1", str(root)])
-            report(f"generated site, {n} pages, --selective", len(gen_files), gen_size, wall, cpu, rss, traf)
+        if n == 10000:
+            _, gen = rounds(tex, f"generated site, {n} pages", [str(root)], gen_files, gen_size)
+            times[n] = gen["default"]
+            traf = trafilatura_cpu(gen_files)
+            print(f"generated site: trafilatura {len(gen_files) / traf:6.1f} pages/s per core; " + ", ".join(
+                f"{name} {traf / cpu:5.1f}x" for name, cpu in gen.items()))
+        else:
+            wall, cpu, rss = run_tex(tex, ["--jobs", "1", str(root)])
+            times[n] = cpu
+            report(f"generated site, {n} pages", len(gen_files), gen_size, wall, cpu, rss)
     exponent = math.log(times[10000] / times[1000]) / math.log(10)
     print(f"growth exponent in pages per site (CPU time, 1,000 to 10,000 pages): {exponent:.2f}")
 
