@@ -7,11 +7,10 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use template_extractor::base::config::{Config, PRESETS};
-use template_extractor::collection::input::{Input, Item, Record};
+use template_extractor::collection::input::{web_url, Input, Item, Record};
 use template_extractor::collection::rejection::{Rejection, Rejections};
 use template_extractor::collection::run::{site_input, PageLine};
 use template_extractor::collection::site_collection::{collect_site as collect, CollectOptions, Serving};
-use url::Url;
 
 /// Serde value to a Python object, through Python's own `json` module.
 fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
@@ -22,7 +21,9 @@ fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bo
 /// Removes the site's template from each of its pages.
 ///
 /// `pages` is a list of `(url, body, content_type)` tuples, `body` the
-/// page's bytes as captured and `content_type` the HTTP header or `None`.
+/// page's bytes as captured and `content_type` the HTTP header or `None`;
+/// a URL is read as `tex collect` reads a record's (http or https, in the
+/// one spelling its links are resolved in).
 /// Returns `(rows, summary)`: one dict per admitted page (url, site,
 /// cluster, status, template_share, content_text, content_html, and
 /// content_markdown when `markdown`) in URL order, and the site's summary (clusters, pages left out by reason,
@@ -56,7 +57,7 @@ fn collect_site<'py>(
     let mut rejected_urls = 0usize;
     let records: Vec<Record> = pages
         .into_iter()
-        .filter_map(|(url, body, content_type)| match Url::parse(&url) {
+        .filter_map(|(url, body, content_type)| match web_url(&url) {
             Ok(url) => Some(Record { site: site.clone(), url, body, content_type }),
             Err(_) => {
                 rejected_urls += 1;

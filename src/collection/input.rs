@@ -13,6 +13,7 @@ use thiserror::Error;
 use url::Url;
 use warc::{RecordType, WarcHeader, WarcReader};
 
+use crate::candidates::address::normal_url;
 use crate::collection::rejection::{Rejection, Rejections};
 use crate::sources::file_urls::url_of_file;
 use crate::sources::site_folder::ORIGIN;
@@ -261,10 +262,13 @@ pub fn site_of(url: &Url) -> String {
     url.origin().ascii_serialization()
 }
 
-fn web_url(text: &str) -> Result<Url, Rejection> {
+/// A record's URL, in its one spelling ([`normal_url`]), so pages and
+/// the links between them meet however each was written; `bad_url` for
+/// one that is not http or https.
+pub fn web_url(text: &str) -> Result<Url, Rejection> {
     let url = Url::parse(text.trim().trim_start_matches('<').trim_end_matches('>')).map_err(|_| Rejection::BadUrl)?;
     if matches!(url.scheme(), "http" | "https") && url.host().is_some() {
-        Ok(url)
+        Ok(normal_url(&url))
     } else {
         Err(Rejection::BadUrl)
     }
