@@ -195,8 +195,8 @@ wheel() {
 python_tests() {
   wheel
   cargo build --quiet --bin tex
-  log "PySpark example in local mode on the dev set, against tex collect"
-  "$PYENV/bin/python" python/tests/test_spark_matches_cli.py target/debug/tex ../shared/bench/dev target/spark-test
+  log "PySpark and Ray Data examples in local mode on the dev set, against tex collect"
+  "$PYENV/bin/python" python/tests/test_engines_match_cli.py target/debug/tex ../shared/bench/dev target/engines-test
 }
 
 collect_bench() {

@@ -89,9 +89,27 @@ fn collect_site<'py>(
 /// records left out while reading, by reason.
 #[pyfunction]
 fn read_warc<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
-    let input = Input::of(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
-    if !matches!(input, Input::Warc(_)) {
-        return Err(PyValueError::new_err(format!("{} is not a WARC file (.warc, .warc.gz).", path.display())));
+    read(py, &path, |input| matches!(input, Input::Warc(_)), "a WARC file (.warc, .warc.gz)")
+}
+
+/// Reads the `{"url": ..., "html": ...}` lines of a JSONL file, as
+/// `read_warc` reads a WARC file (content_type is `None`).
+#[pyfunction]
+fn read_jsonl<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
+    read(py, &path, |input| matches!(input, Input::Jsonl(_)), "a JSONL file (.jsonl, .ndjson)")
+}
+
+/// The pages of an input of the kind `kind` accepts, read as `tex collect`
+/// reads them, and the records left out by reason.
+fn read<'py>(
+    py: Python<'py>,
+    path: &std::path::Path,
+    kind: impl Fn(&Input) -> bool,
+    kind_name: &str,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
+    let input = Input::of(path).map_err(|e| PyOSError::new_err(e.to_string()))?;
+    if !kind(&input) {
+        return Err(PyValueError::new_err(format!("{} is not {kind_name}.", path.display())));
     }
     let records = input.records().map_err(|e| PyOSError::new_err(e.to_string()))?;
     let pages = PyList::empty(py);
@@ -123,5 +141,6 @@ fn read_warc<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<
 fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collect_site, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add_function(wrap_pyfunction!(read_jsonl, m)?)?;
     Ok(())
 }

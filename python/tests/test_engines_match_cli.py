@@ -1,76 +1,78 @@
 #!/usr/bin/env python3
-"""The PySpark example in local mode on the dev set gives the same rows as
-`tex collect` on the same WARC file, `collect_site(markdown=True)` the
-same Markdown as `tex collect --markdown`, and `collect_site(serving=...)`
-the same pages as `tex collect --selective` and `--fast`.
+"""The Spark and the Ray Data examples, each in local mode, give the same
+rows as `tex collect` on the same files: the dev set packed into one WARC
+file (each site under its own origin, http://<site>.test/) and one of its
+sites as a JSONL file under another origin. Then `collect_site(markdown=True)`
+gives the Markdown `tex collect --markdown` gives, and
+`collect_site(serving=...)` the pages `tex collect --selective` and `--fast`
+give.
 
-Usage: test_spark_matches_cli.py TEX_BINARY SET_DIR WORK_DIR
-The dev set's site folders are packed into one WARC file first, each site
-under its own origin (http://<site>.test/).
+Usage: test_engines_match_cli.py TEX_BINARY SET_DIR WORK_DIR
 """
 import json
+import os
+import shutil
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pandas as pd
 import template_extractor
 
-HERE = Path(__file__).resolve().parent
+from dev_set import assert_same_rows, cli_rows, pack, site_files
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+JSONL_SITE = "httpx"
 
 
-def warc_record(uri: str, body: bytes) -> bytes:
-    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(body) + body
-    head = (
-        "WARC/1.0\r\nWARC-Type: response\r\n"
-        f"WARC-Record-ID: <urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, uri)}>\r\n"
-        "WARC-Date: 2024-05-01T00:00:00Z\r\n"
-        f"WARC-Target-URI: {uri}\r\n"
-        "Content-Type: application/http; msgtype=response\r\n"
-        f"Content-Length: {len(http)}\r\n\r\n"
-    ).encode()
-    return head + http + b"\r\n\r\n"
+def write_jsonl(set_dir: Path, jsonl: Path) -> int:
+    """One dev site's pages as JSONL lines at http://<site>.jsonl.test/."""
+    lines = [
+        json.dumps({"url": f"http://{JSONL_SITE}.jsonl.test/{rel}", "html": file.read_text(encoding="utf-8")})
+        for rel, file in site_files(set_dir, JSONL_SITE)
+    ]
+    jsonl.write_text("\n".join(lines) + "\n")
+    return len(lines)
 
 
-def pack(set_dir: Path, warc: Path) -> int:
-    pages = 0
-    with warc.open("wb") as out:
-        for site in json.loads((set_dir / "index.json").read_text()):
-            root = set_dir / site / "site"
-            for file in sorted(root.rglob("*")):
-                if file.suffix.lower() in (".html", ".htm") and file.is_file():
-                    rel = "/".join(file.relative_to(root).parts)
-                    out.write(warc_record(f"http://{site}.test/{rel}", file.read_bytes()))
-                    pages += 1
-    return pages
+def spark_rows(files, work: Path) -> pd.DataFrame:
+    out = work / "spark.parquet"
+    subprocess.run([sys.executable, str(EXAMPLES / "spark_collect.py"), str(out), *map(str, files)], check=True)
+    return pd.read_parquet(out)
+
+
+def ray_rows(files, work: Path) -> pd.DataFrame:
+    """The Ray example in one local session of two workers."""
+    sys.path.insert(0, str(EXAMPLES))
+    import ray_collect
+
+    ray_collect.local_session_env()
+    # The workers import the example's functions as the driver does.
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(EXAMPLES), os.environ.get("PYTHONPATH", "")])
+    import ray
+
+    out = work / "ray.parquet"
+    shutil.rmtree(out, ignore_errors=True)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        ray_collect.run(str(out), [str(f) for f in files])
+    finally:
+        ray.shutdown()
+    return pd.read_parquet(out)
 
 
 def main():
     tex, set_dir, work = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     if not (set_dir / "index.json").is_file():
-        print(f"skipped: {set_dir} is missing, so the Spark example cannot run on the dev set")
+        print(f"skipped: {set_dir} is missing, so the Spark and Ray examples cannot run on the dev set")
         return
     work.mkdir(parents=True, exist_ok=True)
-    warc = work / "dev.warc"
-    packed = pack(set_dir, warc)
-    cli_out = work / "cli.jsonl"
-    subprocess.run([tex, "collect", str(warc), "--out", str(cli_out)], check=True)
-    spark_out = work / "spark.parquet"
-    subprocess.run([sys.executable, str(HERE.parent / "examples" / "spark_collect.py"), str(spark_out), str(warc)], check=True)
-
-    cli = pd.DataFrame([json.loads(l) for l in cli_out.read_text().splitlines()])
-    spark = pd.read_parquet(spark_out)
-    columns = ["url", "site", "cluster", "status", "template_share", "content_text", "content_html"]
-    cli = cli[columns].sort_values("url").reset_index(drop=True)
-    spark = spark[columns].sort_values("url").reset_index(drop=True)
-    cli["cluster"] = cli["cluster"].astype("Int64")
-    spark["cluster"] = spark["cluster"].astype("Int64")
-    assert len(cli) > 0.95 * packed, f"{len(cli)} of {packed} pages came out of the CLI"
-    assert len(spark) == len(cli), f"Spark wrote {len(spark)} rows, the CLI {len(cli)}"
-    pd.testing.assert_frame_equal(spark, cli, check_exact=True)
-    served = (cli["status"] == "served").sum()
-    print(f"ok: {len(cli)} pages of {cli['site'].nunique()} sites equal in Spark and the CLI ({served} served by a cluster)")
+    files = [work / "dev.warc", work / "site.jsonl"]
+    packed = pack(set_dir, files[0]) + write_jsonl(set_dir, files[1])
+    cli = cli_rows(tex, files, work / "cli.jsonl")
+    assert (cli["site"] == f"http://{JSONL_SITE}.jsonl.test").any(), "the JSONL file's site came out of the CLI"
+    assert_same_rows("Spark", spark_rows(files, work), cli, packed)
+    assert_same_rows("Ray", ray_rows(files, work), cli, packed)
     markdown_matches_cli(tex, set_dir / "httpx" / "site", work)
     serving_matches_cli(tex, set_dir / "archpwnwiki" / "site", work)
 
