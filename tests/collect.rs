@@ -341,7 +341,7 @@ fn an_input_that_gives_no_record_is_named_with_its_reason() {
         ("lines.jsonl", "lines.jsonl holds no line {\"url\": …, \"html\": …}: line 1 is the first"),
         ("nohtml", "nohtml holds no .html, .htm or .xhtml file."),
         ("lf.warc", "lf.warc cannot be read as WARC: its header lines end in LF only"),
-        ("requests.warc", "requests.warc holds no WARC response or resource record (1 records of other types)."),
+        ("requests.warc", "requests.warc holds no WARC response record nor HTML resource record (1 records of other kinds)."),
     ] {
         let bad = path(name);
         let (ok, pages, _, stderr) = run_any(&[bad.to_str().unwrap()]);
@@ -387,7 +387,7 @@ fn a_chunked_header_over_a_body_stored_de_chunked_gives_the_page() {
 }
 
 #[test]
-fn resource_records_of_html_are_pages() {
+fn resource_records_of_html_are_pages_and_others_are_no_records() {
     let dir = tempfile::tempdir().unwrap();
     let mut warc = Vec::new();
     for n in 1..=5 {
@@ -397,6 +397,10 @@ fn resource_records_of_html_are_pages() {
         let text = String::from_utf8(record).unwrap();
         warc.extend(text.replace("application/http; msgtype=response", "text/html; charset=utf-8").into_bytes());
     }
+    let log = warc_record("resource", "metadata://gnu.org/software/wget/warc/wget.log", b"wget's log");
+    warc.extend(
+        String::from_utf8(log).unwrap().replace("application/http; msgtype=response", "text/plain").into_bytes(),
+    );
     let path = dir.path().join("res.warc");
     std::fs::write(&path, warc).unwrap();
     let (pages, _, stderr) = run(&[path.to_str().unwrap()]);

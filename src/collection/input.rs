@@ -14,6 +14,7 @@ use url::Url;
 use warc::{RecordType, WarcHeader, WarcReader};
 
 use crate::candidates::address::normal_url;
+use crate::collection::page_admission::is_html_type;
 use crate::collection::rejection::{Rejection, Rejections};
 use crate::sources::file_urls::url_of_file;
 use crate::sources::site_folder::ORIGIN;
@@ -76,7 +77,7 @@ pub enum InputError {
     LfOnly(PathBuf),
     #[error("{}: its first WARC record could not be read ({reason}), so none of its records were.", path.display())]
     FirstRecord { path: PathBuf, reason: String },
-    #[error("{} holds no WARC response or resource record ({records} records of other types).", path.display())]
+    #[error("{} holds no WARC response record nor HTML resource record ({records} records of other kinds).", path.display())]
     NoPages { path: PathBuf, records: usize },
     #[error("{} holds no line {{\"url\": …, \"html\": …}}: line {first_bad} is the first of its lines that is not one.", path.display())]
     NoJsonlPage { path: PathBuf, first_bad: usize },
@@ -427,7 +428,10 @@ fn warc_items<R: BufRead + Send>(file: &Path, reader: WarcReader<R>) -> impl Ite
             Some(Ok(record)) => {
                 parsed += 1;
                 let kind = record.warc_type().clone();
-                if !matches!(kind, RecordType::Response | RecordType::Resource) {
+                // A resource of another type is no page, nor a page left
+                // out: wget stores its log and manifest so, at `metadata:` URIs.
+                let html_resource = || record.header(WarcHeader::ContentType).is_none_or(|t| is_html_type(&t));
+                if !(kind == RecordType::Response || kind == RecordType::Resource && html_resource()) {
                     continue;
                 }
                 pages += 1;
