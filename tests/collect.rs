@@ -229,6 +229,30 @@ fn fast_serves_the_cluster_with_zero_loads_and_the_default_compares_each_page() 
     assert!(loads(&compared_summary) > loads(&fast_summary), "each compared page loads its own neighbours");
 }
 
+/// Under `--sorted` a host that comes back after another began stops the
+/// run with a sentence naming it; without `--sorted` the same file is
+/// grouped and every page comes out.
+#[test]
+fn sorted_stops_at_a_host_that_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let line =
+        |host: &str, n: usize| serde_json::json!({"url": format!("http://{host}/a{n}.html"), "html": article(n)});
+    let hosts = ["one.test", "one.test", "two.test", "two.test", "one.test", "one.test", "one.test"];
+    let lines: Vec<String> = hosts.iter().enumerate().map(|(i, h)| line(h, i + 1).to_string()).collect();
+    let path = dir.path().join("mixed.jsonl");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let (ok, _, _, stderr) = run_any(&[path.to_str().unwrap(), "--sorted", "--jobs", "1"]);
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains(
+            "is not sorted by site, as --sorted requires: http://one.test came again (http://one.test/a5.html)"
+        ),
+        "{stderr}"
+    );
+    let (pages, _, _) = run(&[path.to_str().unwrap()]);
+    assert_eq!(pages.len(), 7);
+}
+
 /// A forum as `wget --adjust-extension --convert-links` saves it: the page
 /// at `index.php?topic=N` is the file `index.php?topic=N.html`, linked as
 /// `index.php%3Ftopic=N.html`. Each such file is its own page (not the

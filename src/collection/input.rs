@@ -6,6 +6,7 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -172,41 +173,52 @@ pub struct InputOutcome {
 pub const DAMAGE_TOLD: usize = 5;
 
 /// Reads every input in order: each page to `page`, each record left out
-/// before it had a site (damage included) into `left`; what each input gave.
-pub fn read_inputs(inputs: &[Input], left: &mut Rejections, page: &mut dyn FnMut(Record)) -> Vec<InputOutcome> {
-    inputs
-        .iter()
-        .map(|input| {
-            let mut outcome = InputOutcome::default();
-            let items = match input.records() {
-                Ok(items) => items,
-                Err(e) => {
-                    outcome.unread = Some(e);
-                    return outcome;
-                }
-            };
-            for item in items {
-                match item {
-                    Item::Page(r) => page(r),
-                    Item::Left(reason) => left.add(reason),
-                    Item::Damaged(d) => {
-                        left.add(d.rejection());
-                        if outcome.damage.len() < DAMAGE_TOLD {
-                            outcome.damage.push(d);
-                        } else {
-                            outcome.more_damage += 1;
+/// before it had a site (damage included) into `left`; what each input
+/// gave. Reading stops, before the next input too, once `page` breaks.
+pub fn read_inputs(
+    inputs: &[Input],
+    left: &mut Rejections,
+    page: &mut dyn FnMut(Record) -> ControlFlow<()>,
+) -> Vec<InputOutcome> {
+    let mut outcomes = Vec::new();
+    for input in inputs {
+        let mut outcome = InputOutcome::default();
+        let mut stopped = false;
+        match input.records() {
+            Err(e) => outcome.unread = Some(e),
+            Ok(items) => {
+                for item in items {
+                    match item {
+                        Item::Page(r) => {
+                            if page(r).is_break() {
+                                stopped = true;
+                                break;
+                            }
                         }
+                        Item::Left(reason) => left.add(reason),
+                        Item::Damaged(d) => {
+                            left.add(d.rejection());
+                            if outcome.damage.len() < DAMAGE_TOLD {
+                                outcome.damage.push(d);
+                            } else {
+                                outcome.more_damage += 1;
+                            }
+                        }
+                        Item::Unread(e) => outcome.unread = Some(e),
                     }
-                    Item::Unread(e) => outcome.unread = Some(e),
                 }
             }
-            if outcome.unread.is_some() {
-                outcome.damage.clear();
-                outcome.more_damage = 0;
-            }
-            outcome
-        })
-        .collect()
+        }
+        if outcome.unread.is_some() {
+            outcome.damage.clear();
+            outcome.more_damage = 0;
+        }
+        outcomes.push(outcome);
+        if stopped {
+            break;
+        }
+    }
+    outcomes
 }
 
 /// Every `.html`, `.htm` and `.xhtml` file of a folder, as pages of one
