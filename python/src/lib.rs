@@ -25,8 +25,8 @@ fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bo
 /// a URL is read as `tex collect` reads a record's (http or https, in the
 /// one spelling its links are resolved in).
 /// Returns `(rows, summary)`: one dict per admitted page (url, site,
-/// cluster, status, template_share, content_text, content_html, and
-/// content_markdown when `markdown`) in URL order, and the site's summary (clusters, pages left out by reason,
+/// cluster, status, template_share, content_text, content_html, warning
+/// and reason when there is one, and content_markdown when `markdown`) in URL order, and the site's summary (clusters, pages left out by reason,
 /// shares of bytes and words removed). `serving` is how a cluster's pages
 /// get their template, as `tex collect` gives it by default (`"compared"`),
 /// with `--selective` (`"selective"`) or with `--fast` (`"fast"`).

@@ -28,6 +28,7 @@ use crate::collection::page_store::PageStore;
 use crate::collection::rejection::{Rejection, Rejections};
 use crate::collection::site_collection::{collect_site, CollectOptions, PageOutcome, SiteInput};
 use crate::collection::site_summary::SiteSummary;
+use crate::collection::whole_page::WholeReason;
 
 /// Why a `--sorted` run stopped: a site's records came again after
 /// another site's, and its earlier records had already been processed.
@@ -68,6 +69,10 @@ pub struct PageLine<'a> {
     /// content may hold template, or miss text (`decide::evidence`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+    /// Why no element of the page's body is template, in one sentence
+    /// (`collection::whole_page`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'a str>,
     /// Present when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content_markdown: Option<String>,
@@ -85,6 +90,7 @@ impl<'a> PageLine<'a> {
             content_text: &p.content.text,
             content_html: &p.content.html,
             warning: p.weakness.map(|w| w.to_string()),
+            reason: p.whole.as_ref().map(|w| w.sentence.as_str()),
             content_markdown: with_markdown.then(|| markdown(&p.content.html).unwrap_or_default()),
         }
     }
@@ -100,6 +106,8 @@ pub struct RunReport {
     pub unattributed: Rejections,
     /// Every left-out record, by reason.
     pub rejected: Rejections,
+    /// Pages that came out whole, by reason, over every site.
+    pub whole: BTreeMap<WholeReason, usize>,
     /// Inputs nothing could be read from, one sentence each.
     pub unreadable: Vec<String>,
     /// What broke in inputs that were read otherwise (a malformed line, a
@@ -239,12 +247,17 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
     sites.sort_by(|a, b| a.site.cmp(&b.site));
     let mut rejected = unattributed.clone();
     sites.iter().for_each(|s| rejected.merge(&s.rejected));
+    let mut whole = BTreeMap::new();
+    for (reason, n) in sites.iter().flat_map(|s| &s.whole) {
+        *whole.entry(*reason).or_default() += n;
+    }
     Ok(RunReport {
         pages: sites.iter().map(|s| s.pages).sum(),
         bytes: sites.iter().map(|s| s.bytes).sum(),
         sites,
         unattributed,
         rejected,
+        whole,
         unreadable,
         damaged,
         inputs: opts.inputs.len(),
@@ -348,6 +361,11 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
     let empty = report.sites.iter().filter(|s| s.pages == 0).count();
     if empty > 0 {
         eprintln!("  and {empty} sites with no page (every record of theirs left out)");
+    }
+    if !report.whole.is_empty() {
+        let reasons: Vec<String> = report.whole.iter().map(|(r, n)| format!("{n} {r}")).collect();
+        let pages: usize = report.whole.values().sum();
+        eprintln!("{pages} pages came out whole, no part of them template: {}", reasons.join("; "));
     }
     if report.rejected.total() > 0 {
         let reasons: Vec<String> = report.rejected.iter().map(|(r, n)| format!("{n} {r}")).collect();
