@@ -195,8 +195,11 @@ wheel() {
 python_tests() {
   wheel
   cargo build --quiet --bin tex
-  log "PySpark example in local mode on the dev set, against tex collect"
-  "$PYENV/bin/python" python/tests/test_spark_matches_cli.py target/debug/tex ../shared/bench/dev target/spark-test
+  log "PySpark and Ray Data examples in local mode on the dev set, against tex collect"
+  "$PYENV/bin/python" python/tests/test_engines_match_cli.py target/debug/tex ../shared/bench/dev target/engines-test
+  log "WARC files written by wget and warcio from dev sites served on 127.0.0.1, through tex collect"
+  apt_install wget
+  "$PYENV/bin/python" python/tests/test_real_warcs.py target/debug/tex ../shared/bench/dev target/real-warcs-test
 }
 
 collect_bench() {

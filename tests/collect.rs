@@ -229,6 +229,30 @@ fn fast_serves_the_cluster_with_zero_loads_and_the_default_compares_each_page() 
     assert!(loads(&compared_summary) > loads(&fast_summary), "each compared page loads its own neighbours");
 }
 
+/// Under `--sorted` a host that comes back after another began stops the
+/// run with a sentence naming it; without `--sorted` the same file is
+/// grouped and every page comes out.
+#[test]
+fn sorted_stops_at_a_host_that_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let line =
+        |host: &str, n: usize| serde_json::json!({"url": format!("http://{host}/a{n}.html"), "html": article(n)});
+    let hosts = ["one.test", "one.test", "two.test", "two.test", "one.test", "one.test", "one.test"];
+    let lines: Vec<String> = hosts.iter().enumerate().map(|(i, h)| line(h, i + 1).to_string()).collect();
+    let path = dir.path().join("mixed.jsonl");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let (ok, _, _, stderr) = run_any(&[path.to_str().unwrap(), "--sorted", "--jobs", "1"]);
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains(
+            "is not sorted by site, as --sorted requires: http://one.test came again (http://one.test/a5.html)"
+        ),
+        "{stderr}"
+    );
+    let (pages, _, _) = run(&[path.to_str().unwrap()]);
+    assert_eq!(pages.len(), 7);
+}
+
 /// A forum as `wget --adjust-extension --convert-links` saves it: the page
 /// at `index.php?topic=N` is the file `index.php?topic=N.html`, linked as
 /// `index.php%3Ftopic=N.html`. Each such file is its own page (not the
@@ -341,7 +365,7 @@ fn an_input_that_gives_no_record_is_named_with_its_reason() {
         ("lines.jsonl", "lines.jsonl holds no line {\"url\": …, \"html\": …}: line 1 is the first"),
         ("nohtml", "nohtml holds no .html, .htm or .xhtml file."),
         ("lf.warc", "lf.warc cannot be read as WARC: its header lines end in LF only"),
-        ("requests.warc", "requests.warc holds no WARC response or resource record (1 records of other types)."),
+        ("requests.warc", "requests.warc holds no WARC response record nor HTML resource record (1 records of other kinds)."),
     ] {
         let bad = path(name);
         let (ok, pages, _, stderr) = run_any(&[bad.to_str().unwrap()]);
@@ -387,7 +411,7 @@ fn a_chunked_header_over_a_body_stored_de_chunked_gives_the_page() {
 }
 
 #[test]
-fn resource_records_of_html_are_pages() {
+fn resource_records_of_html_are_pages_and_others_are_no_records() {
     let dir = tempfile::tempdir().unwrap();
     let mut warc = Vec::new();
     for n in 1..=5 {
@@ -397,6 +421,10 @@ fn resource_records_of_html_are_pages() {
         let text = String::from_utf8(record).unwrap();
         warc.extend(text.replace("application/http; msgtype=response", "text/html; charset=utf-8").into_bytes());
     }
+    let log = warc_record("resource", "metadata://gnu.org/software/wget/warc/wget.log", b"wget's log");
+    warc.extend(
+        String::from_utf8(log).unwrap().replace("application/http; msgtype=response", "text/plain").into_bytes(),
+    );
     let path = dir.path().join("res.warc");
     std::fs::write(&path, warc).unwrap();
     let (pages, _, stderr) = run(&[path.to_str().unwrap()]);

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Template removal over WARC files on Spark: read each file's HTML
-responses (with the package's own WARC reader, so a record is admitted as
-`tex collect` admits it), group the pages by site and run the collection
-mode once per site with `groupBy(...).applyInPandas`, write Parquet.
+"""Template removal over WARC and JSONL files on Spark: read each file's
+pages (with the package's own readers, so a record is admitted as `tex
+collect` admits it), group them by site and run the collection mode once
+per site with `groupBy(...).applyInPandas`, write Parquet.
 
-Usage: spark_collect.py OUT_DIR WARC [WARC ...]
+Usage: spark_collect.py OUT_DIR FILE [FILE ...]   (.warc, .warc.gz, .jsonl)
 Local mode by default (SPARK_MASTER overrides, e.g. spark://host:7077);
 every executor needs the `template-extractor` wheel installed.
 """
@@ -24,9 +24,10 @@ OUT_SCHEMA = (
 OUT_COLUMNS = ["url", "site", "cluster", "status", "template_share", "content_text", "content_html"]
 
 
-def warc_pages(path):
-    """The HTML response records of one WARC file, as rows."""
-    pages, _rejected = tex.read_warc(path)
+def file_pages(path):
+    """The HTML pages of one WARC or JSONL file, as rows."""
+    read = tex.read_jsonl if path.lower().endswith((".jsonl", ".ndjson")) else tex.read_warc
+    pages, _rejected = read(path)
     return [(p["site"], p["url"], p["body"], p["content_type"]) for p in pages]
 
 
@@ -45,8 +46,8 @@ def collect(site_pages: pd.DataFrame) -> pd.DataFrame:
 
 def main():
     if len(sys.argv) < 3:
-        sys.exit("usage: spark_collect.py OUT_DIR WARC [WARC ...]")
-    out, warcs = sys.argv[1], [os.path.abspath(p) for p in sys.argv[2:]]
+        sys.exit("usage: spark_collect.py OUT_DIR FILE [FILE ...]")
+    out, files = sys.argv[1], [os.path.abspath(p) for p in sys.argv[2:]]
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     spark = (
@@ -57,7 +58,7 @@ def main():
         .config("spark.driver.bindAddress", "127.0.0.1")
         .getOrCreate()
     )
-    pages = spark.sparkContext.parallelize(warcs, len(warcs)).flatMap(warc_pages)
+    pages = spark.sparkContext.parallelize(files, len(files)).flatMap(file_pages)
     frame = spark.createDataFrame(pages, schema=PAGE_SCHEMA)
     frame.groupBy("site").applyInPandas(collect, schema=OUT_SCHEMA).write.mode("overwrite").parquet(out)
     spark.stop()

@@ -7,11 +7,10 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use template_extractor::base::config::{Config, PRESETS};
-use template_extractor::collection::input::{Input, Item, Record};
+use template_extractor::collection::input::{web_url, Input, Item, Record};
 use template_extractor::collection::rejection::{Rejection, Rejections};
 use template_extractor::collection::run::{site_input, PageLine};
 use template_extractor::collection::site_collection::{collect_site as collect, CollectOptions, Serving};
-use url::Url;
 
 /// Serde value to a Python object, through Python's own `json` module.
 fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
@@ -22,10 +21,12 @@ fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bo
 /// Removes the site's template from each of its pages.
 ///
 /// `pages` is a list of `(url, body, content_type)` tuples, `body` the
-/// page's bytes as captured and `content_type` the HTTP header or `None`.
+/// page's bytes as captured and `content_type` the HTTP header or `None`;
+/// a URL is read as `tex collect` reads a record's (http or https, in the
+/// one spelling its links are resolved in).
 /// Returns `(rows, summary)`: one dict per admitted page (url, site,
-/// cluster, status, template_share, content_text, content_html, and
-/// content_markdown when `markdown`) in URL order, and the site's summary (clusters, pages left out by reason,
+/// cluster, status, template_share, content_text, content_html, warning
+/// and reason when there is one, and content_markdown when `markdown`) in URL order, and the site's summary (clusters, pages left out by reason,
 /// shares of bytes and words removed). `serving` is how a cluster's pages
 /// get their template, as `tex collect` gives it by default (`"compared"`),
 /// with `--selective` (`"selective"`) or with `--fast` (`"fast"`).
@@ -56,7 +57,7 @@ fn collect_site<'py>(
     let mut rejected_urls = 0usize;
     let records: Vec<Record> = pages
         .into_iter()
-        .filter_map(|(url, body, content_type)| match Url::parse(&url) {
+        .filter_map(|(url, body, content_type)| match web_url(&url) {
             Ok(url) => Some(Record { site: site.clone(), url, body, content_type }),
             Err(_) => {
                 rejected_urls += 1;
@@ -88,9 +89,27 @@ fn collect_site<'py>(
 /// records left out while reading, by reason.
 #[pyfunction]
 fn read_warc<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
-    let input = Input::of(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
-    if !matches!(input, Input::Warc(_)) {
-        return Err(PyValueError::new_err(format!("{} is not a WARC file (.warc, .warc.gz).", path.display())));
+    read(py, &path, |input| matches!(input, Input::Warc(_)), "a WARC file (.warc, .warc.gz)")
+}
+
+/// Reads the `{"url": ..., "html": ...}` lines of a JSONL file, as
+/// `read_warc` reads a WARC file (content_type is `None`).
+#[pyfunction]
+fn read_jsonl<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
+    read(py, &path, |input| matches!(input, Input::Jsonl(_)), "a JSONL file (.jsonl, .ndjson)")
+}
+
+/// The pages of an input of the kind `kind` accepts, read as `tex collect`
+/// reads them, and the records left out by reason.
+fn read<'py>(
+    py: Python<'py>,
+    path: &std::path::Path,
+    kind: impl Fn(&Input) -> bool,
+    kind_name: &str,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
+    let input = Input::of(path).map_err(|e| PyOSError::new_err(e.to_string()))?;
+    if !kind(&input) {
+        return Err(PyValueError::new_err(format!("{} is not {kind_name}.", path.display())));
     }
     let records = input.records().map_err(|e| PyOSError::new_err(e.to_string()))?;
     let pages = PyList::empty(py);
@@ -122,5 +141,6 @@ fn read_warc<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<
 fn python_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(collect_site, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add_function(wrap_pyfunction!(read_jsonl, m)?)?;
     Ok(())
 }

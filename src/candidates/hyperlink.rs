@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use url::{Origin, Url};
 
+use crate::candidates::address::normal_url;
 use crate::candidates::fetch_policy::{inside_form, node_refusal, url_refusal};
 use crate::page::dom::{NodeId, Tree};
 
@@ -57,7 +58,8 @@ pub fn h_distance(h: &Hyperlink, h2: &Hyperlink) -> i32 {
     }
 }
 
-/// A same-origin link of a page: its absolute URL (fragment removed) and the
+/// A same-origin link of a page: its absolute URL (in its one spelling,
+/// `address::normal_url`: fragment removed, escapes normalised) and the
 /// first `<a>` node that carries it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageLink {
@@ -72,13 +74,6 @@ const NON_HTML_ENDINGS: &[&str] = &[
     ".ogg", ".wav", ".css", ".js", ".json", ".xml", ".rss", ".atom", ".txt", ".csv", ".doc", ".docx", ".xls", ".xlsx",
     ".ppt", ".pptx", ".odt", ".epub", ".woff", ".woff2", ".ttf", ".xsd", ".asc", ".md5", ".sha1", ".sha256", ".sha512",
 ];
-
-/// The URL with its fragment removed, the form used to compare links.
-pub fn normalize(url: &Url) -> Url {
-    let mut u = url.clone();
-    u.set_fragment(None);
-    u
-}
 
 /// The path a static server or CMS serves one document under: a directory
 /// index file name, a `.html` ending and a trailing slash dropped, so `/a/`,
@@ -142,7 +137,7 @@ fn is_candidate(url: &Url, origin: &Origin) -> bool {
 /// (menus in header and footer, an index's anchors into one page): each
 /// distinct href, fragment dropped, is resolved and judged once.
 pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
-    let page = normalize(page_url);
+    let page = normal_url(page_url);
     let origin = page.origin();
     let base = tree.base_url(page_url);
     let in_form = inside_form(tree);
@@ -156,8 +151,7 @@ pub fn page_links(tree: &Tree, page_url: &Url) -> Vec<PageLink> {
         }
         let target = href.split_once('#').map_or(href, |(target, _)| target);
         let abs = resolved.entry(target).or_insert_with(|| {
-            let mut abs = base.join(target).ok()?;
-            abs.set_fragment(None);
+            let abs = normal_url(&base.join(target).ok()?);
             (!same_document(&abs, &page) && is_candidate(&abs, &origin) && url_refusal(&abs).is_none()).then_some(abs)
         });
         let Some(abs) = abs else { continue };
@@ -238,6 +232,19 @@ mod tests {
             &Url::parse("http://s.org/index.en.html").unwrap(),
             &Url::parse("http://s.org/").unwrap()
         ));
+    }
+
+    /// A page linked under several spellings of its address is one link,
+    /// and the page itself under another spelling is no link at all.
+    #[test]
+    fn every_spelling_of_a_link_is_one_link() {
+        let t = tree(
+            "html( body( a[href=/wiki/Кот.html] a[href=/wiki/%D0%9A%D0%BE%D1%82.html] a[href=/wiki/%d0%9a%d0%be%d1%82.html] \
+             a[href=/wiki/%d0%9f%d1%80%d0%b8%d0%bc%d0%b5%d1%80.html] a[href=/wiki/Пример.html#history] ) )",
+        );
+        let key = Url::parse("http://s.org/wiki/Пример.html").unwrap();
+        let links: Vec<String> = page_links(&t, &key).iter().map(|l| l.url.to_string()).collect();
+        assert_eq!(links, ["http://s.org/wiki/%D0%9A%D0%BE%D1%82.html"]);
     }
 
     #[test]

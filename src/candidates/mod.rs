@@ -1,5 +1,5 @@
-//! Which pages to compare the key page with (thesis ch. 2): the links a page
-//! offers and which of them may be fetched (`hyperlink`, `fetch_policy`),
+//! Which pages to compare the key page with (thesis ch. 2): one spelling of
+//! every address (`address`), the links a page offers and which of them may be fetched (`hyperlink`, `fetch_policy`),
 //! DOM distance and the order of links (`dom_distance`, `link_order`),
 //! where pages come from (`page_source`, the trait the browser, a folder and
 //! a crawl's store implement), and the n-complete subdigraph search that
@@ -7,6 +7,7 @@
 //!
 //! May use: `base`, `page`, `compare`.
 
+pub mod address;
 pub mod complete_subdigraph;
 pub mod dom_distance;
 pub mod fetch_policy;

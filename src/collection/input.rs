@@ -6,6 +6,7 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -13,6 +14,8 @@ use thiserror::Error;
 use url::Url;
 use warc::{RecordType, WarcHeader, WarcReader};
 
+use crate::candidates::address::normal_url;
+use crate::collection::page_admission::is_html_type;
 use crate::collection::rejection::{Rejection, Rejections};
 use crate::sources::file_urls::url_of_file;
 use crate::sources::site_folder::ORIGIN;
@@ -75,7 +78,7 @@ pub enum InputError {
     LfOnly(PathBuf),
     #[error("{}: its first WARC record could not be read ({reason}), so none of its records were.", path.display())]
     FirstRecord { path: PathBuf, reason: String },
-    #[error("{} holds no WARC response or resource record ({records} records of other types).", path.display())]
+    #[error("{} holds no WARC response record nor HTML resource record ({records} records of other kinds).", path.display())]
     NoPages { path: PathBuf, records: usize },
     #[error("{} holds no line {{\"url\": …, \"html\": …}}: line {first_bad} is the first of its lines that is not one.", path.display())]
     NoJsonlPage { path: PathBuf, first_bad: usize },
@@ -170,41 +173,52 @@ pub struct InputOutcome {
 pub const DAMAGE_TOLD: usize = 5;
 
 /// Reads every input in order: each page to `page`, each record left out
-/// before it had a site (damage included) into `left`; what each input gave.
-pub fn read_inputs(inputs: &[Input], left: &mut Rejections, page: &mut dyn FnMut(Record)) -> Vec<InputOutcome> {
-    inputs
-        .iter()
-        .map(|input| {
-            let mut outcome = InputOutcome::default();
-            let items = match input.records() {
-                Ok(items) => items,
-                Err(e) => {
-                    outcome.unread = Some(e);
-                    return outcome;
-                }
-            };
-            for item in items {
-                match item {
-                    Item::Page(r) => page(r),
-                    Item::Left(reason) => left.add(reason),
-                    Item::Damaged(d) => {
-                        left.add(d.rejection());
-                        if outcome.damage.len() < DAMAGE_TOLD {
-                            outcome.damage.push(d);
-                        } else {
-                            outcome.more_damage += 1;
+/// before it had a site (damage included) into `left`; what each input
+/// gave. Reading stops, before the next input too, once `page` breaks.
+pub fn read_inputs(
+    inputs: &[Input],
+    left: &mut Rejections,
+    page: &mut dyn FnMut(Record) -> ControlFlow<()>,
+) -> Vec<InputOutcome> {
+    let mut outcomes = Vec::new();
+    for input in inputs {
+        let mut outcome = InputOutcome::default();
+        let mut stopped = false;
+        match input.records() {
+            Err(e) => outcome.unread = Some(e),
+            Ok(items) => {
+                for item in items {
+                    match item {
+                        Item::Page(r) => {
+                            if page(r).is_break() {
+                                stopped = true;
+                                break;
+                            }
                         }
+                        Item::Left(reason) => left.add(reason),
+                        Item::Damaged(d) => {
+                            left.add(d.rejection());
+                            if outcome.damage.len() < DAMAGE_TOLD {
+                                outcome.damage.push(d);
+                            } else {
+                                outcome.more_damage += 1;
+                            }
+                        }
+                        Item::Unread(e) => outcome.unread = Some(e),
                     }
-                    Item::Unread(e) => outcome.unread = Some(e),
                 }
             }
-            if outcome.unread.is_some() {
-                outcome.damage.clear();
-                outcome.more_damage = 0;
-            }
-            outcome
-        })
-        .collect()
+        }
+        if outcome.unread.is_some() {
+            outcome.damage.clear();
+            outcome.more_damage = 0;
+        }
+        outcomes.push(outcome);
+        if stopped {
+            break;
+        }
+    }
+    outcomes
 }
 
 /// Every `.html`, `.htm` and `.xhtml` file of a folder, as pages of one
@@ -261,10 +275,13 @@ pub fn site_of(url: &Url) -> String {
     url.origin().ascii_serialization()
 }
 
-fn web_url(text: &str) -> Result<Url, Rejection> {
+/// A record's URL, in its one spelling ([`normal_url`]), so pages and
+/// the links between them meet however each was written; `bad_url` for
+/// one that is not http or https.
+pub fn web_url(text: &str) -> Result<Url, Rejection> {
     let url = Url::parse(text.trim().trim_start_matches('<').trim_end_matches('>')).map_err(|_| Rejection::BadUrl)?;
     if matches!(url.scheme(), "http" | "https") && url.host().is_some() {
-        Ok(url)
+        Ok(normal_url(&url))
     } else {
         Err(Rejection::BadUrl)
     }
@@ -423,7 +440,10 @@ fn warc_items<R: BufRead + Send>(file: &Path, reader: WarcReader<R>) -> impl Ite
             Some(Ok(record)) => {
                 parsed += 1;
                 let kind = record.warc_type().clone();
-                if !matches!(kind, RecordType::Response | RecordType::Resource) {
+                // A resource of another type is no page, nor a page left
+                // out: wget stores its log and manifest so, at `metadata:` URIs.
+                let html_resource = || record.header(WarcHeader::ContentType).is_none_or(|t| is_html_type(&t));
+                if !(kind == RecordType::Response || kind == RecordType::Resource && html_resource()) {
                     continue;
                 }
                 pages += 1;

@@ -30,3 +30,4 @@ pub mod rendered_body;
 pub mod run;
 pub mod site_collection;
 pub mod site_summary;
+pub mod whole_page;

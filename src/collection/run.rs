@@ -7,14 +7,18 @@
 //! time). With `sorted` the input is taken to be ordered by site and each
 //! site is handed on as soon as the next begins, so at most `2 × jobs + 1`
 //! sites are held: memory is bounded by the largest sites, not the crawl.
+//! A site that comes back after another began stops the run ([`NotSorted`]):
+//! its first pages were processed without the rest.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde::Serialize;
+use thiserror::Error;
 
 use crate::base::config::Config;
 use crate::collection::input::{read_inputs, Input, InputError, Record};
@@ -24,6 +28,20 @@ use crate::collection::page_store::PageStore;
 use crate::collection::rejection::{Rejection, Rejections};
 use crate::collection::site_collection::{collect_site, CollectOptions, PageOutcome, SiteInput};
 use crate::collection::site_summary::SiteSummary;
+use crate::collection::whole_page::WholeReason;
+
+/// Why a `--sorted` run stopped: a site's records came again after
+/// another site's, and its earlier records had already been processed.
+#[derive(Debug, Error)]
+#[error(
+    "The input is not sorted by site, as --sorted requires: {site} came again ({url}) after another site's pages, \
+     when its earlier pages had already been processed; the lines written so far are incomplete. Run without --sorted \
+     to group the pages by site first."
+)]
+pub struct NotSorted {
+    site: String,
+    url: String,
+}
 
 /// How to run a collection.
 pub struct RunOptions {
@@ -51,6 +69,10 @@ pub struct PageLine<'a> {
     /// content may hold template, or miss text (`decide::evidence`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+    /// Why no element of the page's body is template, in one sentence
+    /// (`collection::whole_page`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'a str>,
     /// Present when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content_markdown: Option<String>,
@@ -68,6 +90,7 @@ impl<'a> PageLine<'a> {
             content_text: &p.content.text,
             content_html: &p.content.html,
             warning: p.weakness.map(|w| w.to_string()),
+            reason: p.whole.as_ref().map(|w| w.sentence.as_str()),
             content_markdown: with_markdown.then(|| markdown(&p.content.html).unwrap_or_default()),
         }
     }
@@ -83,6 +106,8 @@ pub struct RunReport {
     pub unattributed: Rejections,
     /// Every left-out record, by reason.
     pub rejected: Rejections,
+    /// Pages that came out whole, by reason, over every site.
+    pub whole: BTreeMap<WholeReason, usize>,
     /// Inputs nothing could be read from, one sentence each.
     pub unreadable: Vec<String>,
     /// What broke in inputs that were read otherwise (a malformed line, a
@@ -133,6 +158,7 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
     let mut unattributed = Rejections::default();
     let mut unreadable = Vec::new();
     let mut damaged = Vec::new();
+    let mut unsorted = None;
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let (rx, out, summaries, write_error) = (rx.clone(), out.clone(), summaries.clone(), write_error.clone());
@@ -160,7 +186,7 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
         let send = |site: String, records: Vec<Record>| tx.send((site, records)).is_ok();
         // Every readable record of every input, in input order; unreadable
         // inputs and bad records are counted by reason.
-        let mut each_record = |f: &mut dyn FnMut(Record)| {
+        let mut each_record = |f: &mut dyn FnMut(Record) -> ControlFlow<()>| {
             for (input, outcome) in opts.inputs.iter().zip(read_inputs(&opts.inputs, &mut unattributed, f)) {
                 unreadable.extend(outcome.unread.map(|e| e.to_string()));
                 damaged.extend(outcome.damage.iter().map(ToString::to_string));
@@ -175,20 +201,32 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
         };
         if opts.sorted {
             let mut current: Option<(String, Vec<Record>)> = None;
-            each_record(&mut |r| match &mut current {
-                Some((site, rs)) if *site == r.site => rs.push(r),
-                _ => {
-                    if let Some((site, rs)) = current.replace((r.site.clone(), vec![r])) {
-                        send(site, rs);
+            let mut handed_on = HashSet::new();
+            each_record(&mut |r| {
+                match &mut current {
+                    Some((site, rs)) if *site == r.site => rs.push(r),
+                    _ if handed_on.contains(&r.site) => {
+                        unsorted = Some(NotSorted { site: r.site, url: r.url.to_string() });
+                        return ControlFlow::Break(());
+                    }
+                    _ => {
+                        if let Some((site, rs)) = current.replace((r.site.clone(), vec![r])) {
+                            handed_on.insert(site.clone());
+                            send(site, rs);
+                        }
                     }
                 }
+                ControlFlow::Continue(())
             });
-            if let Some((site, rs)) = current {
+            if let Some((site, rs)) = current.filter(|_| unsorted.is_none()) {
                 send(site, rs);
             }
         } else {
             let mut sites: BTreeMap<String, Vec<Record>> = BTreeMap::new();
-            each_record(&mut |r| sites.entry(r.site.clone()).or_default().push(r));
+            each_record(&mut |r| {
+                sites.entry(r.site.clone()).or_default().push(r);
+                ControlFlow::Continue(())
+            });
             for (site, rs) in sites {
                 send(site, rs);
             }
@@ -202,16 +240,24 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
     if let Some(e) = write_error.lock().expect("error").take() {
         return Err(e);
     }
+    if let Some(e) = unsorted {
+        return Err(e.to_string());
+    }
     let mut sites = Arc::try_unwrap(summaries).expect("threads ended").into_inner().expect("summaries");
     sites.sort_by(|a, b| a.site.cmp(&b.site));
     let mut rejected = unattributed.clone();
     sites.iter().for_each(|s| rejected.merge(&s.rejected));
+    let mut whole = BTreeMap::new();
+    for (reason, n) in sites.iter().flat_map(|s| &s.whole) {
+        *whole.entry(*reason).or_default() += n;
+    }
     Ok(RunReport {
         pages: sites.iter().map(|s| s.pages).sum(),
         bytes: sites.iter().map(|s| s.bytes).sum(),
         sites,
         unattributed,
         rejected,
+        whole,
         unreadable,
         damaged,
         inputs: opts.inputs.len(),
@@ -315,6 +361,11 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
     let empty = report.sites.iter().filter(|s| s.pages == 0).count();
     if empty > 0 {
         eprintln!("  and {empty} sites with no page (every record of theirs left out)");
+    }
+    if !report.whole.is_empty() {
+        let reasons: Vec<String> = report.whole.iter().map(|(r, n)| format!("{n} {r}")).collect();
+        let pages: usize = report.whole.values().sum();
+        eprintln!("{pages} pages came out whole, no part of them template: {}", reasons.join("; "));
     }
     if report.rejected.total() > 0 {
         let reasons: Vec<String> = report.rejected.iter().map(|(r, n)| format!("{n} {r}")).collect();

@@ -24,6 +24,7 @@ use super::page_content::{page_content, rendered_content, PageContent};
 use super::page_store::{PageBody, PageStore};
 use super::rejection::Rejections;
 use super::site_summary::{ClusterSummary, SiteSummary};
+use super::whole_page::WholePage;
 
 /// Representatives tried per group before the group is reported as having
 /// no template (a page without same-site links cannot be extracted).
@@ -106,6 +107,8 @@ pub struct PageOutcome<'a> {
     /// Why the page's template is not to be trusted, if it is not
     /// (`decide::evidence::judge_template`).
     pub weakness: Option<Weakness>,
+    /// Why the page came out whole, if no element of its body is template.
+    pub whole: Option<WholePage>,
 }
 
 /// What a layout group became.
@@ -150,7 +153,7 @@ pub fn collect_site(
     // A representative's extraction is its own: the page loop takes it
     // from here instead of extracting the page again (up to nine times a
     // group; the result and its loads are the same).
-    let mut extracted: HashMap<usize, (Option<Vec<bool>>, usize)> = HashMap::new();
+    let mut extracted: HashMap<usize, (Result<Vec<bool>, String>, usize)> = HashMap::new();
     for (g, members) in groups.iter().enumerate() {
         members.iter().for_each(|&i| group_of[i] = g);
         if members.len() < opts.min_cluster.max(1) {
@@ -166,7 +169,7 @@ pub fn collect_site(
         for r in representatives(&layouts, members).into_iter().take(REPRESENTATIVES_TRIED) {
             match learn(cfg, store, r) {
                 Ok((cluster, template, loads)) => {
-                    extracted.insert(r, (Some(template.clone()), loads));
+                    extracted.insert(r, (Ok(template.clone()), loads));
                     report.loads += loads;
                     report.learnt_from.get_or_insert_with(|| store.pages()[r].url.to_string());
                     report.error = None;
@@ -177,7 +180,7 @@ pub fn collect_site(
                     }
                 }
                 Err((error, loads)) => {
-                    extracted.insert(r, (None, loads));
+                    extracted.insert(r, (Err(error.clone()), loads));
                     report.loads += loads;
                     if first.is_none() {
                         report.error = Some(error);
@@ -211,7 +214,7 @@ pub fn collect_site(
         })
         .collect();
     for (i, page) in store.pages().iter().enumerate() {
-        let PageTemplate { cluster, status, tree, template, own_loads } =
+        let PageTemplate { cluster, status, tree, template, own_loads, failure } =
             page_template(cfg, opts, store, i, &learnt[group_of[i]], &prepared[group_of[i]], &mut extracted);
         let tree = &*tree;
         match cluster {
@@ -233,6 +236,16 @@ pub fn collect_site(
         summary.add_page(page.bytes, content.html.len(), content.page_words, content.content_words);
         let (_, weakness) = judge_template(tree, &template);
         summary.weak += usize::from(weakness.is_some());
+        let whole = (content.template_share == 0.0).then(|| match (status, failure.as_deref()) {
+            (PageStatus::NoTemplate, _) => {
+                WholePage::no_template(cluster.and_then(|c| summary.clusters[c].error.as_deref()))
+            }
+            (_, Some(error)) => WholePage::extraction_failed(status == PageStatus::Unfit, error),
+            _ => WholePage::nothing_shared(),
+        });
+        if let Some(w) = &whole {
+            *summary.whole.entry(w.reason).or_default() += 1;
+        }
         emit(&PageOutcome {
             url: &page.url,
             cluster,
@@ -242,19 +255,22 @@ pub fn collect_site(
             content: &content,
             bytes: page.bytes,
             weakness,
+            whole,
         });
     }
     summary
 }
 
-/// A page's cluster, status, tree and template, and the loads its own
-/// extraction made.
+/// A page's cluster, status, tree and template, the loads its own
+/// extraction made, and why that failed when the page was extracted on
+/// its own and it did.
 struct PageTemplate {
     cluster: Option<usize>,
     status: PageStatus,
     tree: Arc<Tree>,
     template: Vec<bool>,
     own_loads: usize,
+    failure: Option<String>,
 }
 
 /// The template page `i` of a group gets, from its own extraction, the
@@ -267,27 +283,39 @@ fn page_template(
     i: usize,
     group: &GroupTemplate,
     clusters: &[(PreparedCluster, usize)],
-    extracted: &mut HashMap<usize, (Option<Vec<bool>>, usize)>,
+    extracted: &mut HashMap<usize, (Result<Vec<bool>, String>, usize)>,
 ) -> PageTemplate {
     let page = &store.pages()[i];
     let none = |tree: &Tree| vec![false; tree.len()];
+    // Extracted on its own: its template, or none and why.
+    let alone = |own: Result<Vec<bool>, String>, tree: &Tree| match own {
+        Ok(template) => (template, None),
+        Err(e) => (none(tree), Some(e)),
+    };
     let (id, representative, learnt, learnt_from) = match group {
         GroupTemplate::Small => {
             let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
-            let template = own.unwrap_or_else(|| none(&tree));
-            return PageTemplate { cluster: None, status: PageStatus::Unclustered, tree, template, own_loads };
+            let (template, failure) = alone(own, &tree);
+            return PageTemplate { cluster: None, status: PageStatus::Unclustered, tree, template, own_loads, failure };
         }
         GroupTemplate::Failed(id) => {
             let tree = store.tree(i);
             let template = none(&tree);
-            return PageTemplate { cluster: Some(*id), status: PageStatus::NoTemplate, tree, template, own_loads: 0 };
+            let status = PageStatus::NoTemplate;
+            return PageTemplate { cluster: Some(*id), status, tree, template, own_loads: 0, failure: None };
         }
         GroupTemplate::Learnt { id, representative, template, clusters: learnt_from } => {
             (*id, *representative, template, learnt_from)
         }
     };
-    let done =
-        |status, tree, template, own_loads| PageTemplate { cluster: Some(id), status, tree, template, own_loads };
+    let done = |status, tree, template, own_loads| PageTemplate {
+        cluster: Some(id),
+        status,
+        tree,
+        template,
+        own_loads,
+        failure: None,
+    };
     if representative == i {
         let tree = store.tree(i);
         let template = match opts.serving {
@@ -298,8 +326,8 @@ fn page_template(
     }
     if !clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0) {
         let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
-        let template = own.unwrap_or_else(|| none(&tree));
-        return done(PageStatus::Unfit, tree, template, own_loads);
+        let (template, failure) = alone(own, &tree);
+        return PageTemplate { failure, ..done(PageStatus::Unfit, tree, template, own_loads) };
     }
     match opts.serving {
         Serving::Fast => {
@@ -310,11 +338,11 @@ fn page_template(
         Serving::Compared => {
             let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
             match own {
-                Some(own) => {
+                Ok(own) => {
                     let template = joined(&tree, &own, majority(cfg, clusters, &tree, &own));
                     done(PageStatus::Compared, tree, template, own_loads)
                 }
-                None => {
+                Err(_) => {
                     let template = votes(cfg, clusters, &tree).union();
                     done(PageStatus::Served, tree, template, own_loads)
                 }
@@ -331,11 +359,11 @@ fn page_template(
             }
             // The page's tree as unpacked here, or as its extraction loaded it: the same snapshot.
             match own_extraction(cfg, store, i, extracted, Some(tree)) {
-                (Some(own), own_loads, tree) => {
+                (Ok(own), own_loads, tree) => {
                     let template = joined(&tree, &own, votes.majority());
                     done(PageStatus::Compared, tree, template, own_loads)
                 }
-                (None, own_loads, tree) => done(PageStatus::Served, tree, union, own_loads),
+                (Err(_), own_loads, tree) => done(PageStatus::Served, tree, union, own_loads),
             }
         }
     }
@@ -348,9 +376,9 @@ fn own_extraction(
     cfg: &Config,
     store: &PageStore,
     i: usize,
-    extracted: &mut HashMap<usize, (Option<Vec<bool>>, usize)>,
+    extracted: &mut HashMap<usize, (Result<Vec<bool>, String>, usize)>,
     unpacked: Option<Arc<Tree>>,
-) -> (Option<Vec<bool>>, usize, Arc<Tree>) {
+) -> (Result<Vec<bool>, String>, usize, Arc<Tree>) {
     let unpacked = || unpacked.unwrap_or_else(|| store.tree(i));
     if let Some((template, loads)) = extracted.remove(&i) {
         return (template, loads, unpacked());
@@ -358,8 +386,8 @@ fn own_extraction(
     let (key, result) = extract_page(cfg, store, i);
     let tree = key.map_or_else(unpacked, |key| key.tree);
     match result {
-        Ok((template, loads)) => (Some(template), loads, tree),
-        Err((_, loads)) => (None, loads, tree),
+        Ok((template, loads)) => (Ok(template), loads, tree),
+        Err((e, loads)) => (Err(e), loads, tree),
     }
 }
 
@@ -393,6 +421,7 @@ fn extract_page(cfg: &Config, store: &PageStore, r: usize) -> (Option<LoadedPage
 mod tests {
     use super::*;
     use crate::collection::page_admission::admit;
+    use crate::collection::whole_page::WholeReason;
 
     /// Article `n` of the small site: its words differ, not only its
     /// numbers (numbers read as one shape).
@@ -531,8 +560,25 @@ mod tests {
         }
         let input = SiteInput { site: "s".into(), store, rejected: Rejections::default() };
         let mut statuses = Vec::new();
-        let summary = collect_site(&Config::default(), &CollectOptions::default(), input, |p| statuses.push(p.status));
+        let mut reasons = Vec::new();
+        let summary = collect_site(&Config::default(), &CollectOptions::default(), input, |p| {
+            statuses.push(p.status);
+            reasons.push(p.whole.clone().expect("a page served whole says why"));
+        });
         assert_eq!(statuses, [PageStatus::NoTemplate; 3]);
         assert!(summary.clusters[0].error.as_deref().unwrap().contains("no links"), "{:?}", summary.clusters);
+        assert!(reasons.iter().all(|w| w.reason == WholeReason::NoTemplate && w.sentence.contains("no links")));
+        assert_eq!(summary.whole, [(WholeReason::NoTemplate, 3)].into());
+        // Alone in its layout, a page without links is extracted on its own, which fails.
+        let mut store = PageStore::new();
+        let lone = admit(b"<html><body><main><p>alone</p></main></body></html>", None, 100).unwrap();
+        store.insert(Url::parse("http://s.test/alone.html").unwrap(), lone);
+        let input = SiteInput { site: "s".into(), store, rejected: Rejections::default() };
+        let mut whole = None;
+        let summary = collect_site(&Config::default(), &CollectOptions::default(), input, |p| whole = p.whole.clone());
+        let whole = whole.expect("the page came out whole");
+        assert_eq!(whole.reason, WholeReason::ExtractionFailed);
+        assert!(whole.sentence.starts_with("Too few pages share its layout"), "{}", whole.sentence);
+        assert_eq!(summary.whole, [(WholeReason::ExtractionFailed, 1)].into());
     }
 }

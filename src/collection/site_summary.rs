@@ -2,9 +2,12 @@
 //! and their sizes, the pages left unclustered, the records left out by
 //! reason, and how much of the site's bytes and words were template.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::rejection::Rejections;
+use super::whole_page::WholeReason;
 
 /// One cluster of a site: the pages of one layout that got their template
 /// from the same representative.
@@ -47,6 +50,8 @@ pub struct SiteSummary {
     /// Pages whose template is not to be trusted (each line's `warning`
     /// says why).
     pub weak: usize,
+    /// Pages that came out whole, by reason (each line's `reason` says why).
+    pub whole: BTreeMap<WholeReason, usize>,
 }
 
 impl SiteSummary {

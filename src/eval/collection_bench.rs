@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use serde::Serialize;
+use url::Url;
 
 use crate::base::config::Config;
 use crate::collection::input::{Input, Item};
@@ -18,6 +19,8 @@ use crate::eval::bench::{read_set, run_site, SiteInfo};
 use crate::eval::score::{score, Score};
 use crate::page::dom::Tree;
 use crate::page::html::parse;
+use crate::sources::file_urls::page_key;
+use crate::sources::site_folder::SiteFolder;
 
 /// Template F1 and content F1 (the F1 of the not-template class) of one method on one key page.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -114,7 +117,9 @@ fn run_one(
             Some((r.url.to_string(), own_texts(&parse(&page.html))))
         })
         .collect();
-    let key_path = format!("/{}", site.key.trim_start_matches('/'));
+    // The key page's address in the folder, whatever script its file name is in.
+    let key = page_key(&SiteFolder::new(&site.dir, cfg.max_nodes).url_of(&site.key));
+    let is_key = |url: &Url| page_key(url) == key;
     // The key page's template with another serving, and the share of the pages served or compared that were compared.
     let served_as = |serving| {
         let (mut template, mut compared, mut served) = (None, 0, 0);
@@ -122,7 +127,7 @@ fn run_one(
         collect_site(cfg, &opts, site_input(site.id.clone(), records.clone(), cfg.max_nodes), |p| {
             compared += usize::from(p.status == PageStatus::Compared);
             served += usize::from(p.status == PageStatus::Served);
-            if p.url.path() == key_path {
+            if is_key(p.url) {
                 template = Some(p.template.to_vec());
             }
         });
@@ -132,18 +137,18 @@ fn run_one(
     let (selective_template, selective_compared) = served_as(Serving::Selective);
     let input = site_input(site.id.clone(), records, cfg.max_nodes);
     let mut document_frequency: HashMap<String, usize> = HashMap::new();
-    let mut key = None;
+    let mut found = None;
     let summary = collect_site(cfg, opts, input, |p| {
         let texts = &texts_of[p.url.as_str()];
         for t in texts.iter().filter(|t| !t.is_empty()).collect::<HashSet<_>>() {
             *document_frequency.entry(t.clone()).or_default() += 1;
         }
-        if p.url.path() == key_path {
-            key = Some((p.tree.clone(), p.template.to_vec(), texts.clone(), p.status, p.cluster));
+        if is_key(p.url) {
+            found = Some((p.tree.clone(), p.template.to_vec(), texts.clone(), p.status, p.cluster));
         }
     });
     r.pages = summary.pages;
-    let Some((tree, template, texts, status, cluster)) = key else {
+    let Some((tree, template, texts, status, cluster)) = found else {
         r.error.get_or_insert(format!("the key page {} was not among the collection's pages", site.key));
         return r;
     };

@@ -27,6 +27,7 @@ use crate::decide::evidence::Weakness;
 use crate::decide::template::map_page;
 use crate::extraction::extract::{extract, Extraction};
 use crate::page::dom::Tree;
+use crate::sources::file_urls::page_key;
 use crate::sources::site_folder::SiteFolder;
 
 /// Share of a key page's own words a voter must hold to be a copy of it.
@@ -344,11 +345,11 @@ fn collected_keys(cfg: &Config, site: &CorpusSite) -> Result<Vec<Option<Collecte
     let records: Vec<_> =
         Input::Folder(site.dir.clone()).records().map_err(|e| e.to_string())?.filter_map(Item::page).collect();
     let probe = SiteFolder::new(&site.dir, cfg.max_nodes);
-    let paths: Vec<String> = site.keys.iter().map(|k| probe.url_of(k).path().to_string()).collect();
-    let mut found: Vec<Option<CollectedKey>> = vec![None; paths.len()];
+    let keys: Vec<String> = site.keys.iter().map(|k| page_key(&probe.url_of(k))).collect();
+    let mut found: Vec<Option<CollectedKey>> = vec![None; keys.len()];
     collect_site(cfg, &CollectOptions::default(), site_input(site.id.clone(), records, cfg.max_nodes), |p| {
-        for (i, path) in paths.iter().enumerate() {
-            if p.url.path() == path {
+        for (i, key) in keys.iter().enumerate() {
+            if page_key(p.url) == *key {
                 found[i] = Some((p.tree.clone(), p.template.to_vec(), p.status));
             }
         }

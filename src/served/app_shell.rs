@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use url::Url;
 
 use crate::base::error::LoadError;
-use crate::candidates::hyperlink::normalize;
+use crate::candidates::address::normal_url;
 use crate::candidates::page_source::{LoadedPage, PageSource, SourceWrapper};
 use crate::page::dom::Tree;
 use crate::served::served_alignment::align;
@@ -75,14 +75,14 @@ impl<S: PageSource> SourceWrapper for ShellWatch<'_, S> {
 /// itself. A fragment that starts with `/` or `!` names a route of a
 /// script's router; a plain `#section` is an anchor into a static page.
 pub fn hash_routes(tree: &Tree, page_url: &Url) -> usize {
-    let page = normalize(page_url);
+    let page = normal_url(page_url);
     let base = tree.base_url(page_url);
     let mut routes = HashSet::new();
     for (_, node) in tree.nodes() {
         let Some(href) = node.href.as_deref() else { continue };
         let Ok(link) = base.join(href) else { continue };
         let Some(fragment) = link.fragment() else { continue };
-        if (fragment.starts_with('/') || fragment.starts_with('!')) && normalize(&link) == page {
+        if (fragment.starts_with('/') || fragment.starts_with('!')) && normal_url(&link) == page {
             routes.insert(fragment.to_string());
         }
     }

@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use crate::base::config::Config;
 use crate::base::error::{ExtractError, LoadError};
-use crate::candidates::hyperlink::{normalize, page_links};
+use crate::candidates::address::normal_url;
+use crate::candidates::hyperlink::page_links;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::extraction::extract::{extract, Extraction};
 use crate::served::app_shell::{is_app_shell, routes_by_fragment, ShellWatch};
@@ -90,7 +91,7 @@ pub async fn extract_live<S: PageSource>(
         });
     }
     let t0 = source.now_ms();
-    let served = source.load(&normalize(&live.url)).await;
+    let served = source.load(&normal_url(&live.url)).await;
     let fetch_ms = source.now_ms() - t0;
     let served = match served {
         Ok(page) => page,

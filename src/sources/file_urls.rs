@@ -10,6 +10,8 @@
 use percent_encoding::{percent_decode_str, percent_encode, AsciiSet, CONTROLS};
 use url::Url;
 
+use crate::candidates::address::normal_url;
+
 /// Bytes escaped when a file name becomes a path segment: those a URL
 /// reads as something else (`?` a query, `#` a fragment, `%` an escape,
 /// `/` a separator) and those a URL path does not hold as they are.
@@ -41,9 +43,10 @@ pub fn decoded_segments(url: &Url) -> Option<Vec<String>> {
 
 /// What a URL names, as one string: its origin, the file its path names
 /// (each segment decoded and escaped again, so every spelling of one file
-/// name gives the same key: `%3f` and `%3F`, `%3B` and `;`) and its query;
-/// the fragment is no part of it. Two URLs with the same key name the same
-/// file.
+/// name gives the same key: `%3f` and `%3F`, `%3B` and `;`, `Пример` and
+/// `%d0%9f%d1%80…`) and its query in its one spelling
+/// ([`normal_url`]); the fragment is no part of it. Two URLs with the same
+/// key name the same file.
 pub fn page_key(url: &Url) -> String {
     let mut key = url.origin().ascii_serialization();
     match url.path_segments() {
@@ -55,7 +58,7 @@ pub fn page_key(url: &Url) -> String {
         }
         None => key.push_str(url.path()),
     }
-    if let Some(query) = url.query() {
+    if let Some(query) = normal_url(url).query() {
         key.push('?');
         key.push_str(query);
     }
@@ -95,5 +98,27 @@ mod tests {
         assert_ne!(key("http://site.local/a%2Fb.html"), key("http://site.local/a/b.html"));
         let url = url_of_file(&origin(), "index.html?lang=es.html").unwrap();
         assert_eq!(page_key(&url), url.as_str(), "a file's URL is its own key");
+        assert_eq!(
+            key("http://site.local/s?q=%d0%9a%d0%be%d1%82"),
+            key("http://site.local/s?q=Кот#x"),
+            "the query's spelling too"
+        );
+    }
+
+    /// A file named in any script has one URL, already in its one spelling,
+    /// and that URL is its key however a link spells it.
+    #[test]
+    fn file_names_in_any_script_have_one_url() {
+        for name in ["wiki/Пример.html", "2021/01/03/示例-文章/index.html", "مقالات/مثال.html", "café/crème-brûlée.html"]
+        {
+            let url = url_of_file(&origin(), name).unwrap();
+            assert!(url.as_str().is_ascii(), "{url}");
+            assert_eq!(normal_url(&url), url, "{name}");
+            assert_eq!(decoded_segments(&url).unwrap().join("/"), name);
+            let raw = Url::parse(&format!("http://site.local/{name}")).unwrap();
+            let lower = Url::parse(&url.as_str().to_lowercase()).unwrap();
+            assert_eq!(page_key(&raw), page_key(&url));
+            assert_eq!(page_key(&lower), page_key(&url), "{lower}");
+        }
     }
 }
