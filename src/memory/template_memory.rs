@@ -18,7 +18,6 @@
 //! dev set (similarities of 0.04 between pages of one Sphinx site).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -308,7 +307,7 @@ impl Cluster {
             layout: &self.layout,
             paths: layout_signature(&skeleton),
             text: KeyText::of(&skeleton),
-            subtree_texts: RefCell::new(SubtreeTexts::new(&skeleton)),
+            subtree_texts: SubtreeTexts::of(&skeleton),
             signatures: ListSignatures::of(&skeleton),
             skeleton,
         })
@@ -324,7 +323,7 @@ pub struct PreparedCluster<'a> {
     paths: Vec<u64>,
     text: KeyText,
     /// Read by the current-item rule as pages are served (not to test a page's fit).
-    subtree_texts: RefCell<SubtreeTexts>,
+    subtree_texts: SubtreeTexts,
     signatures: ListSignatures,
 }
 
@@ -344,7 +343,7 @@ pub struct ServedPage<'t> {
 impl<'t> ServedPage<'t> {
     pub fn new(page: &'t Tree) -> Self {
         let tree = page.without_generated();
-        let subtree_texts = SubtreeTexts::new(&tree);
+        let subtree_texts = SubtreeTexts::of(&tree);
         Self { tree, subtree_texts, blocks: None, lists: RepeatedLists::default() }
     }
 }
@@ -370,8 +369,7 @@ impl PreparedCluster<'_> {
             Algorithm::Etdm => etdm_remembering(cfg, &self.skeleton, &self.signatures, page, lists),
             Algorithm::Rtdm => map_page(cfg, &self.skeleton, page),
         };
-        let skeleton_texts = &mut self.subtree_texts.borrow_mut();
-        pair_current_items(&self.skeleton, skeleton_texts, page, subtree_texts, &mut mapping);
+        pair_current_items(&self.skeleton, &self.subtree_texts, page, subtree_texts, &mut mapping);
         if cfg.content.enabled {
             let blocks = blocks.get_or_insert_with(|| TextBlocks::of(page));
             mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
