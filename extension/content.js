@@ -103,7 +103,7 @@ if (!globalThis.texCore) {
     const stored = await memory.readIfEnabled(location.origin);
     if (!stored) return null;
     try {
-      return core.memory_recall(stored.memory, configJson);
+      return await core.memory_recall(stored.memory, configJson);
     } catch (e) {
       if (e?.key !== 'errorMemoryInvalid') throw e;
       await memory.forget(location.origin);

@@ -407,22 +407,27 @@ impl Memory {
     /// layout is close enough to it: (index, similarity). A page over the
     /// element limit fits none: memory must not serve what the method refuses.
     pub fn find(&self, site: &str, cfg: &Config, page: &Tree) -> Option<(usize, f64)> {
-        if page.len() > cfg.max_nodes {
+        self.find_by_layout(site, cfg, page.len(), &layout_signature(page))
+    }
+
+    /// [`Memory::find`] for a page of `elements` whose layout signature is
+    /// `layout`: a page read in steps makes its signature in a step of its own.
+    pub fn find_by_layout(&self, site: &str, cfg: &Config, elements: usize, layout: &[u64]) -> Option<(usize, f64)> {
+        if elements > cfg.max_nodes {
             return None;
         }
-        self.ranked(site, cfg, page).into_iter().filter(|&(_, fits, _)| fits).map(|(i, _, s)| (i, s)).next()
+        self.ranked(site, cfg, layout).into_iter().filter(|&(_, fits, _)| fits).map(|(i, _, s)| (i, s)).next()
     }
 
     /// The cluster of `site` learnt under `cfg` whose layout is closest to
     /// the page's, whether it fits or not: (index, similarity).
     pub fn closest(&self, site: &str, cfg: &Config, page: &Tree) -> Option<(usize, f64)> {
-        self.ranked(site, cfg, page).into_iter().map(|(i, _, s)| (i, s)).next()
+        self.ranked(site, cfg, &layout_signature(page)).into_iter().map(|(i, _, s)| (i, s)).next()
     }
 
     /// The site's clusters under `cfg`, most similar first: (index, fits, similarity).
-    fn ranked(&self, site: &str, cfg: &Config, page: &Tree) -> Vec<(usize, bool, f64)> {
+    fn ranked(&self, site: &str, cfg: &Config, layout: &[u64]) -> Vec<(usize, bool, f64)> {
         let fingerprint = config_fingerprint(cfg);
-        let layout = layout_signature(page);
         let mut ranked: Vec<(usize, bool, f64)> = self
             .sites
             .get(site)
@@ -431,7 +436,7 @@ impl Memory {
             .enumerate()
             .filter(|(_, c)| c.config == fingerprint)
             .map(|(i, c)| {
-                let (fits, similarity) = c.fits(&layout);
+                let (fits, similarity) = c.fits(layout);
                 (i, fits, similarity)
             })
             .collect();
