@@ -26,6 +26,10 @@
 #                       collection on that unlabelled corpus; writes target/robust.json
 #   ./build.sh collect-speed SET_DIR
 #                       throughput and peak memory of `tex collect` beside trafilatura
+#   ./build.sh serve-growth [ROUNDS]
+#                       `tex collect` (default, --fast, --selective) and a template memory's
+#                       recall on sites of 1,000 to 199,900 siblings per page, beside `tex extract`:
+#                       ratios and growth exponents in siblings (examples/serve_growth.rs)
 #   ./build.sh perf SET_DIR --memory [--runs N] [--out FILE]
 #                       the known-template click (template memory, 0 loads)
 #                       and its F1 beside the full extraction's, in Chromium
@@ -217,6 +221,11 @@ collect_speed() {
   "$PYENV/bin/python" scripts/collection_speed.py target/release/tex "$set" target/collection-speed
 }
 
+serve_growth() {
+  cargo build --release --quiet --bin tex
+  cargo run --release --quiet --example serve_growth -- "${CARGO_TARGET_DIR:-target}/release/tex" "$@"
+}
+
 # The unlabelled robustness corpus (not in CI: the corpus may be absent).
 robust() {
   local corpus=../shared/bench/robust
@@ -296,6 +305,7 @@ case "${1:-build}" in
   wheel) wheel ;;
   collect-bench) shift; collect_bench "$@" ;;
   collect-speed) shift; collect_speed "$@" ;;
+  serve-growth) shift; serve_growth "$@" ;;
   robust) robust ;;
-  *) echo "usage: $0 [build|demo|lint|test|package|wheel|robust|collect-bench SET_DIR|collect-speed SET_DIR|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE] [--browser chromium|firefox]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
+  *) echo "usage: $0 [build|demo|lint|test|package|wheel|robust|collect-bench SET_DIR|collect-speed SET_DIR|serve-growth [ROUNDS]|serve-bench SET_DIR [PORT_BASE]|bench SET_DIR [--out FILE] [--browser chromium|firefox]|perf SET_DIR [--runs N]]" >&2; exit 2 ;;
 esac

@@ -59,6 +59,12 @@ api.runtime.onMessage.addListener((message, sender) => {
   if (message?.type === 'tex-ended' && sender.tab?.id) ended(sender.tab.id, message).catch(failed(sender.tab.id));
 });
 
+// The core's wasm for a content script that may not fetch it (see content.js's wasmSource), as bytes.
+api.runtime.onMessage.addListener((message) => {
+  if (message?.type === 'tex-wasm') return fetch(api.runtime.getURL('tex_bg.wasm')).then((r) => r.arrayBuffer());
+  return undefined;
+});
+
 api.contextMenus.onClicked.addListener((info, tab) => {
   if (info.menuItemId === MENU_ID) run(tab);
 });

@@ -103,7 +103,7 @@ if (!globalThis.texCore) {
     const stored = await memory.readIfEnabled(location.origin);
     if (!stored) return null;
     try {
-      return core.memory_recall(stored.memory, configJson);
+      return await core.memory_recall(stored.memory, configJson);
     } catch (e) {
       if (e?.key !== 'errorMemoryInvalid') throw e;
       await memory.forget(location.origin);
@@ -219,6 +219,15 @@ if (!globalThis.texCore) {
     return state.status === 'error' ? { ok: false, error: state.error } : { ok: true, value: state.summary };
   }
 
+  /**
+   * The core's wasm: its per-session address where it is web-accessible (Chromium), else its bytes,
+   * read by the background: Firefox's build lists no web-accessible file (scripts/manifest.mjs),
+   * and its content scripts fetch as the page does.
+   */
+  const wasmSource = async () => (api.runtime.getManifest().web_accessible_resources
+    ? api.runtime.getURL('tex_bg.wasm')
+    : api.runtime.sendMessage({ type: 'tex-wasm' }));
+
   globalThis.texCore = {
     engine: null,
     /** The instantiation under way or done: see `init`. */
@@ -230,7 +239,7 @@ if (!globalThis.texCore) {
      * Pages whose CSP lacks 'wasm-unsafe-eval' refuse it in Chromium.
      */
     init() {
-      this.starting ??= core({ module_or_path: api.runtime.getURL('tex_bg.wasm') }).then(() => {
+      this.starting ??= wasmSource().then((source) => core({ module_or_path: source })).then(() => {
         core.on_panic(panicked);
         this.engine = 'wasm';
         return this.engine;

@@ -83,13 +83,16 @@ globalThis.texPageView ??= (() => {
     return e;
   }
 
-  // Escape leaves a view for the original page, as a reader view's Escape does.
-  const onKey = (e) => { if (e.key === 'Escape' && !e.defaultPrevented) glue.setView('original'); };
+  // Escape leaves a view for the original page, as a reader view's Escape does,
+  // and closes an error's badge, as its × does.
+  let onEscape = null;
+  const onKey = (e) => { if (e.key === 'Escape' && !e.defaultPrevented) onEscape?.(); };
 
   function clear() {
     if (onResize) removeEventListener('resize', onResize);
     onResize = null;
     removeEventListener('keydown', onKey, true);
+    onEscape = null;
     host?.remove();
     host = null;
     statusLine = null;
@@ -232,7 +235,9 @@ globalThis.texPageView ??= (() => {
     // In the reading panel the badge is part of the dialog, so assistive technology reaches it.
     const panel = reading ? reader(root) : root;
     if (reading) focusFor(true);
-    if (state.status === 'done' && (state.view === 'template' || state.view === 'content')) addEventListener('keydown', onKey, true);
+    if (state.status === 'done' && (state.view === 'template' || state.view === 'content')) onEscape = () => glue.setView('original');
+    if (state.status === 'error') onEscape = () => glue.dismiss();
+    if (onEscape) addEventListener('keydown', onKey, true);
     panel.append(badge(state));
   }
 

@@ -17,11 +17,17 @@ export function manifestFor(browser) {
   delete source.browser_specific;
   const { manifest_version, name, ...rest } = { ...source, ...specific };
   if (browser === 'chrome') {
-    // Chrome serves web-accessible files at chrome-extension://<extension id>/,
+    // Chrome's content scripts fetch the wasm as the page does, so it must be
+    // web-accessible; Chrome serves such files at chrome-extension://<extension id>/,
     // the same for every install, so any page could probe for tex_bg.wasm and
     // learn the extension is installed; a dynamic URL changes every session.
-    // (Firefox's moz-extension://<uuid>/ is random per install already.)
     rest.web_accessible_resources = rest.web_accessible_resources?.map((r) => ({ ...r, use_dynamic_url: true }));
+  } else {
+    // Firefox has no dynamic URL: moz-extension://<uuid>/ is random per install
+    // but the same for its lifetime, so a page that learnt the UUID could read
+    // any web-accessible file. Its content scripts load the extension's own
+    // files without the key, so none is web-accessible.
+    delete rest.web_accessible_resources;
   }
   return { manifest_version, name, version: cargoVersion(), ...rest };
 }

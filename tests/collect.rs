@@ -253,6 +253,35 @@ fn sorted_stops_at_a_host_that_comes_back() {
     assert_eq!(pages.len(), 7);
 }
 
+/// Five pages of one site, each a list of 199,900 like items (the most a
+/// page may have with the rest of its elements) under a menu of the five
+/// and a heading of its own: every item is template, in every mode, and
+/// each page's content is its heading. Serving the representatives'
+/// skeletons onto such a page paired their lists item by item from the
+/// first (issue 37: 191 s of CPU); how its time grows is the benchmark's
+/// (`./build.sh serve-growth`), not this test's.
+#[test]
+fn a_site_of_200000_sibling_pages_keeps_only_each_pages_heading_in_every_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["a", "b", "c", "d", "e"];
+    let menu: String = names.iter().map(|n| format!("<a href={n}.html>{n}</a>")).collect();
+    for n in names {
+        let page = format!(
+            "<html><head><title>{n}</title></head><body><nav>{menu}</nav><h2>page {n}</h2><div>{}</div></body></html>",
+            "<i>x</i>".repeat(199_900)
+        );
+        std::fs::write(dir.path().join(format!("{n}.html")), page).unwrap();
+    }
+    let folder = dir.path().to_str().unwrap();
+    for mode in [None, Some("--fast"), Some("--selective")] {
+        let (mut pages, summary, _) = run(&[[folder].as_slice(), mode.as_slice()].concat());
+        pages.sort_by_key(|p| p["url"].as_str().unwrap().to_string());
+        let contents: Vec<&str> = pages.iter().map(|p| p["content_text"].as_str().unwrap()).collect();
+        assert_eq!(contents, names.map(|n| format!("page {n}")), "{mode:?}");
+        assert_eq!(summary["sites"][0]["clusters"][0]["pages"], 5, "{mode:?}: one layout");
+    }
+}
+
 /// A forum as `wget --adjust-extension --convert-links` saves it: the page
 /// at `index.php?topic=N` is the file `index.php?topic=N.html`, linked as
 /// `index.php%3Ftopic=N.html`. Each such file is its own page (not the

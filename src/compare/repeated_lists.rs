@@ -16,7 +16,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
 use crate::base::config::Config;
-use crate::compare::mapping::{map_siblings, Mapping};
+use crate::compare::mapping::{has_lists, map_siblings, Mapping};
 use crate::compare::state_marker::{moving, StateMarkers};
 use crate::page::dom::{NodeId, Tree};
 
@@ -140,7 +140,9 @@ pub fn etdm_remembering(
         for &(i, c2) in &list.pairs {
             let c1 = s1[i as usize];
             mapping.set(c1, c2);
-            stack.push((c1, c2, list.markers.clone()));
+            if has_lists(key, c1, other, c2) {
+                stack.push((c1, c2, list.markers.clone()));
+            }
         }
     }
     mapping

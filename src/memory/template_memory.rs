@@ -18,7 +18,6 @@
 //! dev set (similarities of 0.04 between pages of one Sphinx site).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -308,7 +307,7 @@ impl Cluster {
             layout: &self.layout,
             paths: layout_signature(&skeleton),
             text: KeyText::of(&skeleton),
-            subtree_texts: RefCell::new(SubtreeTexts::new(&skeleton)),
+            subtree_texts: SubtreeTexts::of(&skeleton),
             signatures: ListSignatures::of(&skeleton),
             skeleton,
         })
@@ -324,7 +323,7 @@ pub struct PreparedCluster<'a> {
     paths: Vec<u64>,
     text: KeyText,
     /// Read by the current-item rule as pages are served (not to test a page's fit).
-    subtree_texts: RefCell<SubtreeTexts>,
+    subtree_texts: SubtreeTexts,
     signatures: ListSignatures,
 }
 
@@ -344,7 +343,7 @@ pub struct ServedPage<'t> {
 impl<'t> ServedPage<'t> {
     pub fn new(page: &'t Tree) -> Self {
         let tree = page.without_generated();
-        let subtree_texts = SubtreeTexts::new(&tree);
+        let subtree_texts = SubtreeTexts::of(&tree);
         Self { tree, subtree_texts, blocks: None, lists: RepeatedLists::default() }
     }
 }
@@ -370,8 +369,7 @@ impl PreparedCluster<'_> {
             Algorithm::Etdm => etdm_remembering(cfg, &self.skeleton, &self.signatures, page, lists),
             Algorithm::Rtdm => map_page(cfg, &self.skeleton, page),
         };
-        let skeleton_texts = &mut self.subtree_texts.borrow_mut();
-        pair_current_items(&self.skeleton, skeleton_texts, page, subtree_texts, &mut mapping);
+        pair_current_items(&self.skeleton, &self.subtree_texts, page, subtree_texts, &mut mapping);
         if cfg.content.enabled {
             let blocks = blocks.get_or_insert_with(|| TextBlocks::of(page));
             mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
@@ -409,22 +407,27 @@ impl Memory {
     /// layout is close enough to it: (index, similarity). A page over the
     /// element limit fits none: memory must not serve what the method refuses.
     pub fn find(&self, site: &str, cfg: &Config, page: &Tree) -> Option<(usize, f64)> {
-        if page.len() > cfg.max_nodes {
+        self.find_by_layout(site, cfg, page.len(), &layout_signature(page))
+    }
+
+    /// [`Memory::find`] for a page of `elements` whose layout signature is
+    /// `layout`: a page read in steps makes its signature in a step of its own.
+    pub fn find_by_layout(&self, site: &str, cfg: &Config, elements: usize, layout: &[u64]) -> Option<(usize, f64)> {
+        if elements > cfg.max_nodes {
             return None;
         }
-        self.ranked(site, cfg, page).into_iter().filter(|&(_, fits, _)| fits).map(|(i, _, s)| (i, s)).next()
+        self.ranked(site, cfg, layout).into_iter().filter(|&(_, fits, _)| fits).map(|(i, _, s)| (i, s)).next()
     }
 
     /// The cluster of `site` learnt under `cfg` whose layout is closest to
     /// the page's, whether it fits or not: (index, similarity).
     pub fn closest(&self, site: &str, cfg: &Config, page: &Tree) -> Option<(usize, f64)> {
-        self.ranked(site, cfg, page).into_iter().map(|(i, _, s)| (i, s)).next()
+        self.ranked(site, cfg, &layout_signature(page)).into_iter().map(|(i, _, s)| (i, s)).next()
     }
 
     /// The site's clusters under `cfg`, most similar first: (index, fits, similarity).
-    fn ranked(&self, site: &str, cfg: &Config, page: &Tree) -> Vec<(usize, bool, f64)> {
+    fn ranked(&self, site: &str, cfg: &Config, layout: &[u64]) -> Vec<(usize, bool, f64)> {
         let fingerprint = config_fingerprint(cfg);
-        let layout = layout_signature(page);
         let mut ranked: Vec<(usize, bool, f64)> = self
             .sites
             .get(site)
@@ -433,7 +436,7 @@ impl Memory {
             .enumerate()
             .filter(|(_, c)| c.config == fingerprint)
             .map(|(i, c)| {
-                let (fits, similarity) = c.fits(&layout);
+                let (fits, similarity) = c.fits(layout);
                 (i, fits, similarity)
             })
             .collect();

@@ -10,10 +10,11 @@ use url::Url;
 use wasm_bindgen::prelude::*;
 
 use super::failure::{text, Failure};
+use super::slices::Slices;
 use super::{check, document, install, live_snapshot, reject, take_last, to_js, with_last, Check, Extracted};
 use crate::base::config::Config;
 use crate::base::error::ExtractError;
-use crate::memory::template_memory::{rememberable, Memory, MemoryError};
+use crate::memory::template_memory::{layout_signature, rememberable, Memory, MemoryError, ServedPage};
 
 /// Most clusters kept per origin: a site rarely has more page layouts, and
 /// a cluster weighs tens of kilobytes, so storage stays small. The oldest
@@ -78,12 +79,17 @@ fn now() -> f64 {
 /// The template of the live page from a remembered cluster of its origin,
 /// with zero loads, installed as the page's current result (views, Save
 /// template and regions work as after `extract`); `null` when no cluster
-/// fits, so the caller runs `extract`.
+/// fits, so the caller runs `extract`. The page is read in slices, as an
+/// extraction reads it, and the page runs between its layout, the cluster
+/// found, what is read of the page and the mapping: a recalled page of
+/// 200,000 elements was read and served in one go.
 #[wasm_bindgen]
-pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, JsValue> {
+pub async fn memory_recall(memory_json: String, config_json: String) -> Result<JsValue, JsValue> {
     let start = now();
-    let mut memory = read_memory(memory_json)?;
-    let cfg = read_config(config_json)?;
+    let mut memory = read_memory(&memory_json)?;
+    let cfg = read_config(&config_json)?;
+    let performance = web_sys::window().and_then(|w| w.performance()).ok_or("this browser has no performance clock")?;
+    let slices = Slices::new(performance);
     let doc = document()?;
     let mut url = Url::parse(&doc.url()?).map_err(|e| JsValue::from_str(&e.to_string()))?;
     url.set_fragment(None);
@@ -95,15 +101,27 @@ pub fn memory_recall(memory_json: &str, config_json: &str) -> Result<JsValue, Js
     let previous = take_last(&doc)?;
     let t0 = now();
     let root = doc.document_element().ok_or("the page has no elements")?;
-    let (page, kept) = live_snapshot::current(&root, &url, previous).ok_or("the page has no elements")?;
+    let (page, kept) =
+        live_snapshot::current_in_steps(&root, &url, previous, &slices).await.ok_or("the page has no elements")?;
     let t1 = now();
-    let Some((cluster, similarity)) = memory.find(&site, &cfg, &page.tree) else {
+    let layout = layout_signature(&page.tree);
+    slices.pause().await;
+    let Some((cluster, similarity)) = memory.find_by_layout(&site, &cfg, page.tree.len(), &layout) else {
         // The Extract that follows reads the same page.
         page.keep();
         return Ok(JsValue::NULL);
     };
+    slices.pause().await;
     let remembered = &memory.sites[&site][cluster];
-    let template = remembered.apply(&cfg, &page.tree);
+    // The cluster's skeleton, what is read of the page alone, and the mapping: a step each.
+    let template = match remembered.prepare() {
+        Some(prepared) => {
+            let mut served = ServedPage::new(&page.tree);
+            slices.pause().await;
+            prepared.serve(&cfg, &mut served)
+        }
+        None => vec![false; page.tree.len()],
+    };
     let match_ms = now() - t1;
     let out = to_js(&Recalled {
         key_url: url.to_string(),

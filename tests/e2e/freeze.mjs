@@ -1,7 +1,8 @@
 // Issue 24's key-page cases, the same in both browsers: a key page of
 // 100,000 nested closed <div>s whose links lead back to it, a key page of
 // 100,000 siblings and about 200,000 elements, the views applied to each,
-// and Cancel during such an extraction. A heartbeat in the page measures
+// and Cancel during such an extraction; and issue 37's page of 100,000
+// siblings recalled from the site's memory. A heartbeat in the page measures
 // how long the tab was frozen; the tests print every gap over 100 ms.
 // `freezeTests(test, assert, open)` registers them; `open(url)` is the
 // browser's: it opens the page and a popup aimed at it and resolves to
@@ -32,15 +33,17 @@ function page(title, links, main) {
 }
 
 /**
- * A site whose key page and every page it links to hold `main`, each with an article of its own
- * before it: each load is as big as the key page, and each is compared with it in full.
+ * A site whose key page and every page it links to hold `main` (or `main(name)`, the page's own),
+ * each with an article of its own before it: each load is as big as the key page, and each is
+ * compared with it in full.
  */
 async function siteOf(prefix, main, { delayMs = 0 } = {}) {
   const links = ['a', 'b', 'c'].map((n) => [`${prefix}/${n}.html`, n.toUpperCase()]);
   const article = (name) => `<article><h1>${name}</h1><p>${name} says something of its own.</p></article>`;
-  const routes = { [`${prefix}/index.html`]: html(page('Key', links, article('Key') + main)) };
+  const mainOf = typeof main === 'function' ? main : () => main;
+  const routes = { [`${prefix}/index.html`]: html(page('Key', links, article('Key') + mainOf('Key'))) };
   for (const [href, name] of links) {
-    const answer = html(page(name, links, article(`Page ${name}`) + main));
+    const answer = html(page(name, links, article(`Page ${name}`) + mainOf(name)));
     routes[href] = (req, res) => setTimeout(() => answer(req, res), delayMs);
   }
   return recordingServer(routes);
@@ -50,6 +53,9 @@ const DEEP = '<div>'.repeat(100_000) + 'deep' + '</div>'.repeat(100_000);
 /** 100,000 siblings, 5,000 of them holding links back into the site: 200,000 elements, just under the page budget. */
 const WIDE = Array.from({ length: 99_985 }, (_, i) => (i % 20 === 0
   ? `<p><a href="a.html?p=${i}">p ${i}</a></p>` : `<p><i>item ${i}</i></p>`)).join('');
+
+/** 100,000 siblings of the page's own words (content, so the remembered template stays small): 200,000 elements. */
+const wideOf = (name) => Array.from({ length: 99_985 }, (_, i) => `<p><i>${name} item ${i}</i></p>`).join('');
 
 const round = (v) => (typeof v === 'number' ? Math.round(v) : v);
 
@@ -97,6 +103,28 @@ export function freezeTests(test, assert, open) {
       }
     });
   }
+
+  test('a page of 100,000 siblings and 200,000 elements recalled from the site\'s memory: the tab keeps ticking', async (t) => {
+    const server = await siteOf('/recall', wideOf);
+    let s;
+    try {
+      s = await open(`${server.origin}/recall/index.html`);
+      assert.equal(await s.extract(), null, 'the full extraction of the key page, remembered');
+      await s.close();
+      s = await open(`${server.origin}/recall/a.html`);
+      const run = await timed(s, () => s.extract());
+      const report = await s.report();
+      t.diagnostic(`recall took ${run.took} ms, longest heartbeat gap ${run.longest} ms; gaps over 100 ms [ended at, gap]: ${JSON.stringify(run.long)}`);
+      t.diagnostic(`${report?.total_nodes} nodes, ${report?.template_nodes} template; key snapshot ${round(report?.key_snapshot_ms)} ms, match ${round(report?.match_ms)} ms`);
+      assert.equal(run.out, null);
+      assert.equal(report.from_memory, true, 'the page was served from memory');
+      assert.ok(report.total_nodes > 190_000, 'the whole page was read');
+      // Issue 37 asks for 250 ms; the printed gaps are the measure (docs/limits.md, "A big key page").
+      assert.ok(run.longest < GAP_MS, `the tab froze for ${run.longest} ms during the recall`);
+    } finally {
+      await closeBoth(s, server);
+    }
+  });
 
   test('Cancel during the extraction of a key page of 100,000 nested <div>s takes effect at once', async (t) => {
     // The linked pages answer late, so the extraction still runs when Cancel is clicked, whatever the machine.

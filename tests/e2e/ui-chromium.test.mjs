@@ -285,6 +285,10 @@ test('shortcut / context-menu path: nothing stored, a failure said in one senten
   const sentence = 'The page has no links to other pages of the same site, so there is nothing to compare it with.';
   assert.deepEqual(await run(failing.url()), { badge: '!', title: sentence, stored: {} });
   assert.match((await failing.evaluate(pageLayerProbe)).badge, new RegExp(sentence.replace(/[.,]/g, '.')), 'the page says it too');
+  await failing.bringToFront();
+  await failing.keyboard.press('Escape');
+  await failing.waitForFunction(() => document.querySelector('tex-view') === null);
+  assert.equal(await failing.evaluate(pageLayerProbe), null, 'Escape closes the error badge, as its × does');
 
   const page = await browser.context.newPage();
   await page.goto(site.origin + KEY_PAGE);

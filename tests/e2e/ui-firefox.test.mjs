@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
+import { Key } from 'selenium-webdriver';
+
 import { serveSet } from '../../scripts/bench.mjs';
 import { launchFirefox } from './firefox.mjs';
 import { ARTIFACTS, FIXTURES, KEY_PAGE, ROOT, WWW, nativeExtraction, probePage } from './harness.mjs';
@@ -164,6 +166,8 @@ test('shortcut / context-menu path: the background extracts, shows the content v
   assert.deepEqual(await inBackground(await ff.execute(() => location.href)), { badge: '!', title: sentence, stored: {} });
   await ff.switchTo(failing);
   assert.ok((await ff.execute(pageLayerProbe)).badge.includes(sentence), 'the page says it too');
+  await ff.driver.actions().sendKeys(Key.ESCAPE).perform();
+  assert.ok(await until(async () => (await ff.execute(pageLayerProbe)) === null, 10_000), 'Escape closes the error badge, as its × does');
 
   const page = await ff.openTab(site.origin + KEY_PAGE);
   const done = await inBackground(await ff.execute(() => location.href));
@@ -172,6 +176,18 @@ test('shortcut / context-menu path: the background extracts, shows the content v
   await ff.switchTo(page);
   assert.equal((await ff.execute(pageLayerProbe)).pressed.Content, 'true', 'the page shows the content view and says so');
   await close(failing, page);
+});
+
+test('a page that knows the install\'s UUID cannot read the wasm, and the content script still loads it', async () => {
+  const { page, popup } = await openWithPopup(site.origin + KEY_PAGE);
+  await ff.switchTo(page);
+  const probe = await ff.execute((u) => fetch(u).then((r) => `status ${r.status}`, (e) => `refused: ${e.name}`), ff.extensionUrl('tex_bg.wasm'));
+  assert.match(probe, /^refused/, 'a page script cannot fetch moz-extension://<uuid>/tex_bg.wasm');
+  await ff.switchTo(popup);
+  assert.equal((await ff.extract()).error, null);
+  await ff.click('#details summary');
+  assert.match(await text('loads'), /core: wasm\./, 'the core ran as WebAssembly, not the wasm2js fallback');
+  await close(page, popup);
 });
 
 test('content and template views on every dev site, the reading panel covers the window', { skip: !existsSync(join(DEV_SET, 'index.json')) && `no dev set at ${DEV_SET}` }, async (t) => {

@@ -43,6 +43,7 @@ test('Firefox manifest: data collection declared, a minimum version that support
   assert.ok(parseFloat(gecko.strict_min_version) >= 140, 'data_collection_permissions needs Firefox 140');
   assert.ok(parseFloat(m.browser_specific_settings.gecko_android.strict_min_version) >= 142);
   assert.deepEqual(Object.keys(m.background), ['scripts']);
+  assert.equal(m.web_accessible_resources, undefined, 'no file a page could read at moz-extension://<uuid>/');
 });
 
 test('icons: every size the manifests list exists at that size, in both builds', () => {
