@@ -543,13 +543,7 @@ mod tests {
     /// from every pair scored, over the whole list or in a band.
     #[test]
     fn pairs_taken_in_order_are_what_selecting_from_every_pair_takes() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as usize
-        };
+        let mut next = crate::page::dom::test_trees::random(0x2545_f491_4f6c_dd1d_u64);
         let mut taken = [0; 2];
         let cases = 3000;
         for case in 0..cases {

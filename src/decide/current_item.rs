@@ -179,13 +179,7 @@ mod tests {
     /// from the first child not handed out yet gets.
     #[test]
     fn children_are_handed_out_as_a_search_from_the_first_child_hands_them_out() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as usize
-        };
+        let mut next = crate::page::dom::test_trees::random(0x9e37_79b9_7f4a_7c15_u64);
         for _ in 0..200 {
             let item = |next: &mut dyn FnMut(u64) -> usize| {
                 let tag = ["li", "p"][next(2)];

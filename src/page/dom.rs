@@ -498,6 +498,17 @@ impl TreeBuilder {
 pub(crate) mod test_trees {
     use super::*;
 
+    /// A xorshift generator from `seed`: each call gives a number below
+    /// `n`, so randomized tests are the same on every run.
+    pub fn random(mut seed: u64) -> impl FnMut(u64) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        }
+    }
+
     /// Builds a tree from a compact notation: `tag.class#id(child child)`.
     /// Children are separated by spaces; attributes other than class/id are
     /// written `tag[name,name]`.
