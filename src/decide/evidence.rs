@@ -70,12 +70,21 @@ pub fn copies(total: u32, kept: &[u32]) -> Vec<bool> {
     kept.iter().map(|&k| near_total(k) && f64::from(k) >= best_other + COPY_MARGIN * total).collect()
 }
 
-/// Which compared pages hold the key page's own text by text alone,
-/// whatever their shape: of the key's text blocks in `<body>` that at most
-/// one compared page holds, such a page holds most. Mapped or not, such a
-/// page proves nothing about which of the key's blocks are the site's. It
-/// takes two compared pages to tell the key's own text from the site's.
-pub fn supersets(key: &Tree, pages: &[&Tree]) -> Vec<bool> {
+/// Which compared pages hold the key page's own text, each given with the
+/// key's content-checked mapping into it. Two tests, either suffices:
+///
+/// * by text alone, whatever its shape: of the key's text blocks in
+///   `<body>` that at most one compared page holds, the page holds most.
+///   Mapped or not, such a page proves nothing about which of the key's
+///   blocks are the site's. It takes two compared pages to tell the key's
+///   own text from the site's.
+/// * by its vote: of the blocks at most half the compared pages hold, the
+///   mapping keeps most, so the page would vote them template. A blog's
+///   home page and its author page both print the latest post whole; each
+///   is a superset though the other holds the post too. A page holding the
+///   blocks elsewhere in its tree (an API module re-exporting the key's
+///   declarations) maps none of them and still votes.
+pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
     if pages.len() < 2 {
         return vec![false; pages.len()];
     }
@@ -88,18 +97,39 @@ pub fn supersets(key: &Tree, pages: &[&Tree]) -> Vec<bool> {
             *words.entry(n.block).or_default() += n.words;
         }
     }
-    let held: Vec<HashSet<u64>> =
-        pages.iter().map(|p| p.nodes().map(|(_, n)| n.block).filter(|b| words.contains_key(b)).collect()).collect();
+    let held: Vec<HashSet<u64>> = pages
+        .iter()
+        .map(|(p, _)| p.nodes().map(|(_, n)| n.block).filter(|b| words.contains_key(b)).collect())
+        .collect();
     let holders = |block: &u64| held.iter().filter(|h| h.contains(block)).count();
-    let own: HashMap<u64, u32> = words.into_iter().filter(|(b, _)| holders(b) <= 1).collect();
-    let own_words: u32 = own.values().sum();
-    if own_words < MIN_OWN_WORDS {
-        return vec![false; pages.len()];
-    }
+    let own_of = |most: usize| -> HashMap<u64, u32> {
+        words.iter().filter(|(b, _)| holders(b) <= most).map(|(&b, &w)| (b, w)).collect()
+    };
+    let (alone, few) = (own_of(1), own_of(pages.len() / 2));
+    let enough = |own: &HashMap<u64, u32>| {
+        let total: u32 = own.values().sum();
+        (total >= MIN_OWN_WORDS).then_some(SUPERSET_WORDS * f64::from(total))
+    };
+    let (alone_needed, few_needed) = (enough(&alone), enough(&few));
+    let body = body(key);
     held.iter()
-        .map(|h| {
-            let kept: u32 = own.iter().filter(|(b, _)| h.contains(b)).map(|(_, w)| w).sum();
-            f64::from(kept) >= SUPERSET_WORDS * f64::from(own_words)
+        .zip(pages)
+        .map(|(h, (_, mapping))| {
+            let by_text = alone_needed.is_some_and(|needed| {
+                let kept: u32 = alone.iter().filter(|(b, _)| h.contains(b)).map(|(_, w)| w).sum();
+                f64::from(kept) >= needed
+            });
+            let by_vote = few_needed.is_some_and(|needed| {
+                let kept: u32 = mapping
+                    .pairs()
+                    .filter(|(n, _)| body.contains(&n.index()))
+                    .map(|(n, _)| key.node(n))
+                    .filter(|n| few.contains_key(&n.block))
+                    .map(|n| n.words)
+                    .sum();
+                f64::from(kept) >= needed
+            });
+            by_text || by_vote
         })
         .collect()
 }
@@ -233,11 +263,35 @@ mod tests {
                     <p>The second paragraph goes on about relations, orders and lattices at length.</p>";
         let key = page(post);
         let home = page(&format!("<p>Another post's teaser for the front page.</p>{post}"));
+        let author = page(&format!("<p>The author's short biography, then the posts.</p>{post}"));
         let sibling = page("<p>A different article with words of its own about rivers and lakes.</p>");
         let other = page("<p>Yet another article, about mountains and valleys this time.</p>");
-        assert_eq!(supersets(&key, &[&home, &sibling, &other]), vec![true, false, false]);
-        assert_eq!(supersets(&key, &[&sibling, &other]), vec![false, false]);
-        assert_eq!(supersets(&key, &[&home]), vec![false], "one page alone cannot tell own text from the site's");
+        // What a content-checked mapping keeps: the frame only, or everything.
+        let frame = mapping(&key, |tag| !matches!(tag, "main" | "p"));
+        let all = mapping(&key, |_| true);
+        let by_text = |pages: &[&Tree]| supersets(&key, &pages.iter().map(|&p| (p, &frame)).collect::<Vec<_>>());
+        assert_eq!(by_text(&[&home, &sibling, &other]), vec![true, false, false]);
+        assert_eq!(by_text(&[&sibling, &other]), vec![false, false]);
+        assert_eq!(by_text(&[&home]), vec![false], "one page alone cannot tell own text from the site's");
+        // Two pages print the post: neither holds it alone, each votes it template.
+        assert_eq!(by_text(&[&home, &author, &sibling, &other]), vec![false; 4]);
+        let voted = supersets(&key, &[(&home, &all), (&author, &all), (&sibling, &frame), (&other, &frame)]);
+        assert_eq!(voted, vec![true, true, false, false]);
+        // Held by most compared pages, the text is the site's, mapped or not.
+        let most = supersets(&key, &[(&home, &all), (&author, &all), (&key, &all), (&other, &frame)]);
+        assert_eq!(most, vec![false; 4]);
+    }
+
+    /// A mapping of `key` onto a page of the same shape keeping the nodes
+    /// whose tag `keep` accepts.
+    fn mapping(key: &Tree, keep: impl Fn(&str) -> bool) -> Mapping {
+        let mut m = Mapping::empty(key.len());
+        for (id, n) in key.nodes() {
+            if keep(&n.tag) {
+                m.set(id, id);
+            }
+        }
+        m
     }
 
     fn page(content_words: usize) -> Tree {

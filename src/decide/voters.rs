@@ -92,11 +92,16 @@ fn agreements(
     let others: Vec<usize> = (0..usable.len()).filter(|&k| !itself[k]).collect();
     let kept: Vec<u32> =
         others.iter().map(|&k| kept_words(key, compared[usable[k]].as_ref().expect("usable"))).collect();
-    let trees: Vec<&Tree> =
-        others.iter().map(|&k| &*loaded[usable[k]].as_ref().expect("compared pages loaded").tree).collect();
+    let pages: Vec<(&Tree, &Mapping)> = others
+        .iter()
+        .map(|&k| {
+            let i = usable[k];
+            (&*loaded[i].as_ref().expect("compared pages loaded").tree, compared[i].as_ref().expect("usable"))
+        })
+        .collect();
     let mut copy = itself;
     let copied = copies(key.nodes().map(|(_, n)| n.words).sum(), &kept);
-    for ((&k, c), s) in others.iter().zip(copied).zip(supersets(key, &trees)) {
+    for ((&k, c), s) in others.iter().zip(copied).zip(supersets(key, &pages)) {
         copy[k] = c || s;
     }
     let agreements = usable
