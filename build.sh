@@ -257,6 +257,11 @@ run_tests() {
   scripts/html5ever.sh check
   ensure_browsers
   build
+  # The native release builds the tests run (tex for the e2e comparisons,
+  # the Python wheel) skip whole-program LTO: it is for speed, which no
+  # test measures, and costs minutes of CI on two cores. The extension's
+  # wasm, built above, keeps it.
+  export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
   log "cargo test (native)"
   cargo test
   python_tests
