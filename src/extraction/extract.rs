@@ -388,6 +388,53 @@ mod tests {
         assert!(x.evidence.weakness.is_none(), "{:?}", x.evidence);
     }
 
+    /// Failure class 3: sibling product pages are the only voters and share
+    /// every element — the product's body, its description tabs, its
+    /// related items. Structure maps all of it; the text tells the
+    /// product's own parts from the shop's frame.
+    #[test]
+    fn sibling_products_sharing_every_element_keep_their_own_text_as_content() {
+        let names = ["Tulips", "Roses", "Lilies", "Daisies", "Orchids", "Peonies", "Irises"];
+        let product = |n: usize| {
+            let name = names[n];
+            let related: String = (1..=3)
+                .map(|k| {
+                    let other = names[(n + k) % names.len()];
+                    format!(
+                        "<li class='card notTemplate'><a href=/p/{}.html>{other}</a><span>{other} in season</span></li>",
+                        (n + k) % 4
+                    )
+                })
+                .collect();
+            format!(
+                "<html><body><header class=top><a href=/>Florist</a> <a href=/p/0.html>Bunches</a> <a href=/p/1.html>Roses</a></header>\
+                 <main class=product><h1 class=notTemplate>{name}</h1>\
+                 <form class=cart><select><option>Default</option></select><button>Add to cart</button></form>\
+                 <div class=tabs><ul class=tab-names><li>Description</li><li>Care</li></ul>\
+                 <div class='pane notTemplate'><p>{name} arrive fresh each morning from the grower, cut and wrapped by hand.</p></div>\
+                 <div class='pane2 notTemplate'><p>Keep the {name} cool, trim their stems and change the water of the {name} daily.</p></div></div>\
+                 <section class=related><h2>You may also like</h2><ul class=items>{related}</ul></section></main>\
+                 <footer class=foot>Pick-up only, open every weekday</footer></body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            ("/p/0.html", product(0)),
+            ("/p/1.html", product(1)),
+            ("/p/2.html", product(2)),
+            ("/p/3.html", product(3)),
+        ]);
+        let (key, x) = run(&site, "/p/0.html");
+        assert!(x.cs.pages.len() >= 2, "voters {:?}", x.cs.pages);
+        for own in ["pane", "pane2"] {
+            assert!(all_template(&key, &x, own, false), "{own} is the product's own");
+        }
+        for frame in ["top", "cart", "tab-names", "foot"] {
+            assert!(all_template(&key, &x, frame, true), "{frame} is the shop's frame");
+        }
+        let s = score(&key.tree, &x.template);
+        assert_eq!((s.recall, s.precision), (1.0, 1.0), "the related items are content too: {s:?}");
+    }
+
     /// Pages of one layout saved at different times: the key page's body
     /// and its one wrapper carry a later theme's classes and attributes, so
     /// the wrappers' equality falls below the threshold. They are paired as
