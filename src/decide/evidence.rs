@@ -32,6 +32,9 @@ pub const COPY_MARGIN: f64 = 0.05;
 /// a home page or an archive showing the article whole.
 pub const SUPERSET_WORDS: f64 = 0.8;
 
+/// Fewest words of a text block that is a paragraph, not a label.
+pub const PARAGRAPH_WORDS: u32 = 5;
+
 /// Fewest words of own text a key page needs for a superset to be judged.
 pub const MIN_OWN_WORDS: u32 = 20;
 
@@ -78,10 +81,13 @@ pub fn copies(total: u32, kept: &[u32]) -> Vec<bool> {
 ///   Mapped or not, such a page proves nothing about which of the key's
 ///   blocks are the site's. It takes two compared pages to tell the key's
 ///   own text from the site's.
-/// * by its vote: of the blocks at most half the compared pages hold, the
-///   mapping keeps most, so the page would vote them template. A blog's
-///   home page and its author page both print the latest post whole; each
-///   is a superset though the other holds the post too. A page holding the
+/// * by its vote: of the key's paragraphs (blocks of [`PARAGRAPH_WORDS`]
+///   or more) that at most half the compared pages hold, the mapping keeps
+///   most, so the page would vote them template. A blog's home page and its
+///   author page both print the latest post whole; each is a superset
+///   though the other holds the post too. Labels are left out: a product
+///   page beside listings is the only one to hold its layout's buttons and
+///   headings, and keeps them, without holding the key's text. A page holding the
 ///   blocks elsewhere in its tree (an API module re-exporting the key's
 ///   declarations) maps none of them and still votes.
 pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
@@ -91,10 +97,14 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
     // The key's text blocks with their words, so that each page is read
     // once against them, keeping only the blocks it shares with the key.
     let mut words: HashMap<u64, u32> = HashMap::new();
+    let mut paragraphs: HashSet<u64> = HashSet::new();
     for i in body(key) {
         let n = key.node(NodeId(i as u32));
         if n.block != 0 && n.words > 0 {
             *words.entry(n.block).or_default() += n.words;
+            if n.words >= PARAGRAPH_WORDS {
+                paragraphs.insert(n.block);
+            }
         }
     }
     let held: Vec<HashSet<u64>> = pages
@@ -105,7 +115,9 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
     let own_of = |most: usize| -> HashMap<u64, u32> {
         words.iter().filter(|(b, _)| holders(b) <= most).map(|(&b, &w)| (b, w)).collect()
     };
-    let (alone, few) = (own_of(1), own_of(pages.len() / 2));
+    let alone = own_of(1);
+    let mut few = own_of(pages.len() / 2);
+    few.retain(|b, _| paragraphs.contains(b));
     let enough = |own: &HashMap<u64, u32>| {
         let total: u32 = own.values().sum();
         (total >= MIN_OWN_WORDS).then_some(SUPERSET_WORDS * f64::from(total))
@@ -280,6 +292,16 @@ mod tests {
         // Held by most compared pages, the text is the site's, mapped or not.
         let most = supersets(&key, &[(&home, &all), (&author, &all), (&key, &all), (&other, &frame)]);
         assert_eq!(most, vec![false; 4]);
+        // A product beside listings: the sibling and one listing hold the
+        // layout's short labels, the sibling keeps them; it holds none of
+        // the key's paragraphs.
+        let labels = "<p>Add to cart</p><p>Reviews (3)</p><p>Ships in two days</p><p>Size guide</p>".repeat(3);
+        let key = page(&format!("{labels}<p>Tulips arrive fresh each morning, cut by hand.</p>"));
+        let sibling = page(&format!("{labels}<p>Roses are grown in the valley and sent at dawn.</p>"));
+        let listing = page(&format!("{labels}<p>Our whole range of flowers, by season.</p>"));
+        let (all, frame) = (mapping(&key, |_| true), mapping(&key, |tag| !matches!(tag, "main" | "p")));
+        let pages = [(&sibling, &all), (&listing, &frame), (&home, &frame), (&author, &frame)];
+        assert_eq!(supersets(&key, &pages), vec![false; 4]);
     }
 
     /// A mapping of `key` onto a page of the same shape keeping the nodes

@@ -53,6 +53,21 @@ pub fn peers(pages: &[Agreement], core: f64, ratio: f64) -> Vec<usize> {
     peers
 }
 
+/// How many of the key's layout have been found, for the search for more:
+/// while the key page links to more pages of its URL pattern
+/// (`siblings_left`), only its URL siblings count. A home page, a category
+/// and an author page built alike agree with an article as much as with one
+/// another and all pass for its layout; the articles it links to vote
+/// before them once loaded.
+pub fn found(pages: &[Agreement], core: f64, ratio: f64, siblings_left: bool) -> usize {
+    let peers = peers(pages, core, ratio);
+    if siblings_left {
+        peers.iter().filter(|&&i| pages[i].sibling).count()
+    } else {
+        peers.len()
+    }
+}
+
 /// The pages that vote, as indexes into `pages` in processing order: the
 /// first `wanted` [`peers`]. Pages of another layout never vote,
 /// even when that leaves fewer voters: they would outvote the key's own
@@ -99,6 +114,17 @@ mod tests {
         pages[3].sibling = true;
         assert_eq!(voters(&pages, 0.3, 2, 0.3), vec![2, 3], "a translation and a listing in the CS wait");
         assert_eq!(voters(&pages, 0.3, 3, 0.3), vec![0, 2, 3]);
+    }
+
+    #[test]
+    fn only_url_siblings_count_as_found_while_the_key_links_to_more() {
+        // Three listings built alike: one layout, all peers.
+        let mut pages = [page(0.5), page(0.51), page(0.5), page(0.8)];
+        assert_eq!(found(&pages[..3], 0.5, 0.3, false), 3);
+        assert_eq!(found(&pages[..3], 0.5, 0.3, true), 0, "the articles the key links to are sought");
+        pages[3].sibling = true;
+        assert_eq!(found(&pages, 0.5, 0.3, true), 1);
+        assert_eq!(found(&pages, 0.5, 0.3, false), 1, "the listings fall below the article's frame");
     }
 
     #[test]

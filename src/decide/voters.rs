@@ -143,7 +143,7 @@ pub async fn load_layout_peers<S: PageSource>(
     let mut budget = cfg.content.peer_loads;
     while budget > 0 {
         let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
-        let found = layout_agreement::peers(&agreements, core, cfg.content.layout_ratio).len();
+        let found = layout_agreement::found(&agreements, core, cfg.content.layout_ratio, !next.is_empty());
         let mut wanted = cfg.votes.saturating_sub(found).min(budget);
         if next.is_empty() && !second_hop && (wanted > 0 || !any_of_pattern(pages.loaded)) {
             second_hop = true;
