@@ -1,7 +1,7 @@
 // The content script: owns the wasm core inside the page (it reads and marks
 // the live DOM itself through web-sys) and the extraction's state, so that
 // closing the popup loses nothing: the popup and the background only start,
-// cancel and read. Injected only on demand, with tex.js, i18n.js, page-view.js.
+// cancel and read. Injected only on demand, with tex.js, i18n.js, reading-copy.js, page-view.js.
 'use strict';
 
 if (!globalThis.texCore) {
@@ -41,8 +41,9 @@ if (!globalThis.texCore) {
   }
 
   const tell = () => api.runtime.sendMessage({ type: 'tex-state', status: state.status, progress: state.progress }).catch(() => {});
-  const changed = () => {
-    pageView.render(state);
+  /** Shows the state on the page, then tells the popup; resolves once the page shows it. */
+  const changed = async () => {
+    await pageView.render(state);
     tell();
   };
 
@@ -260,7 +261,8 @@ if (!globalThis.texCore) {
     async setView(view) {
       const shown = await core.set_view(view);
       state = { ...state, view: shown, highlight: false, dismissed: false };
-      changed();
+      // The reading column is copied in slices: the view is shown once it is in place.
+      await changed();
       return shown;
     },
 

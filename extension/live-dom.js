@@ -13,24 +13,38 @@ globalThis.texLiveDom ??= {
    * length in UTF-16 units: 0 tag-length attribute-count (name-length
    * value-length)… opens an element, 1 closes one, 2 length is text (adjacent
    * text nodes joined, as the HTML parser never leaves two side by side).
+   * `read` names the attributes whose values the core reads, separated by spaces (the others are
+   * handed over empty), and `longest` how many UTF-16 units of such a value it reads: a longer one
+   * is handed over with one unit more, so the core knows it went on (src/page/dom.rs).
    */
-  walk(root, own, withTree) {
-    const walker = this.walker(root, own, withTree);
-    walker.step(Infinity);
+  walk(root, own, withTree, read, longest) {
+    const walker = this.walker(root, own, withTree, read, longest);
+    walker.step(Infinity, Infinity);
     return walker.result();
   },
 
   /**
    * The same walk in steps, so that a page of 100,000 elements is read without freezing the tab:
-   * `step(nodes)` visits at most `nodes` more nodes and says whether any are left; `result()` is
-   * `walk`'s answer once none are. Nodes the page changes between two steps are read as they
-   * are when reached (the core's watch, started before the walk, sees the change).
+   * `step(nodes, units)` visits at most `nodes` more nodes, and no more once the values and texts
+   * read in the step reach `units` UTF-16 units (a huge attribute is read whole, then cut), and says
+   * whether any are left; `result()` is `walk`'s answer once none are. Nodes the page changes
+   * between two steps are read as they are when reached (the core's watch, started before the walk,
+   * sees the change).
    */
-  walker(root, own, withTree) {
+  walker(root, own, withTree, read, longest) {
     const elements = [];
     const strings = [];
     const codes = [];
     if (root.hasAttribute(own)) return { step: () => false, result: () => [elements, '', new Int32Array(0)] };
+    const reads = new Set(read.split(' '));
+    /** UTF-16 units of values and texts read in the current step. */
+    let spent = 0;
+    const value = (name, of) => {
+      if (!reads.has(name.toLowerCase())) return '';
+      const whole = of();
+      spent += whole.length;
+      return whole.length > longest ? whole.slice(0, longest + 1) : whole;
+    };
     let text = '';
     const flush = () => {
       if (text) {
@@ -49,9 +63,9 @@ globalThis.texLiveDom ??= {
         codes.push(0, tag.length, names.length);
         strings.push(tag);
         for (const name of names) {
-          const value = element.getAttribute(name);
-          codes.push(name.length, value.length);
-          strings.push(name, value);
+          const read = value(name, () => element.getAttribute(name));
+          codes.push(name.length, read.length);
+          strings.push(name, read);
         }
         return;
       }
@@ -59,9 +73,11 @@ globalThis.texLiveDom ??= {
       codes.push(0, tag.length, attributes.length);
       strings.push(tag);
       for (let i = 0; i < attributes.length; i++) {
-        const { localName, value } = attributes[i];
-        codes.push(localName.length, value.length);
-        strings.push(localName, value);
+        const attribute = attributes[i];
+        const { localName } = attribute;
+        const read = value(localName, () => attribute.value);
+        codes.push(localName.length, read.length);
+        strings.push(localName, read);
       }
     };
     // A <template>'s children live in its content fragment; html5ever keeps them as children.
@@ -75,8 +91,9 @@ globalThis.texLiveDom ??= {
     const rootTag = root.localName;
     open(root, rootTag);
     const pending = [firstChild(root, rootTag)];
-    const step = (nodes) => {
-      for (let left = nodes; pending.length && left > 0; left--) {
+    const step = (nodes, units) => {
+      spent = 0;
+      for (let left = nodes; pending.length && left > 0 && spent < units; left--) {
         visit();
       }
       return pending.length > 0;
@@ -100,7 +117,9 @@ globalThis.texLiveDom ??= {
         open(node, tag);
         pending.push(firstChild(node, tag));
       } else if (withTree && (type === TEXT || type === CDATA)) {
-        text += node.nodeValue;
+        const data = node.nodeValue;
+        spent += data.length;
+        text += data;
       }
     };
     return { step, result: () => [elements, strings.join(''), Int32Array.from(codes)] };

@@ -160,32 +160,9 @@ globalThis.texPageView ??= (() => {
     addEventListener('resize', onResize);
   }
 
-  /**
-   * The content regions of the body cloned into one readable column, without
-   * scripts, frames or what the page hides, and without the stray words a template holds (the current menu
-   * item, a breadcrumb's last step): fewer than three words and no media.
-   */
-  function reader(root) {
-    const readable = (region) => (region.textContent.trim().split(/\s+/).length >= 3
-      || region.querySelector?.('img, picture, video, svg, table, h1, h2, h3') || /^(IMG|PICTURE|VIDEO|SVG|TABLE|H[1-3])$/.test(region.tagName));
-    const inBody = (region) => document.body?.contains(region) && region !== document.body;
-    // What scripts put into the content (a banner, an ad slot) is frame, not for reading.
-    const frame = new Set(glue.regions('frame'));
-    const clones = Array.from(glue.regions('content')).filter((r) => inBody(r) && readable(r)).map((region) => {
-      const copy = region.cloneNode(true);
-      // What the page does not show stays unshown: a site's second copy of
-      // its table of contents, hidden by rules that name its place in the
-      // page, would show in the column, where those rules no longer match.
-      const originals = region.querySelectorAll('*');
-      const copies = copy.querySelectorAll('*');
-      const unshown = [...copies].filter((_, i) => frame.has(originals[i])
-        || (!originals[i].checkVisibility() && !originals[i].closest('details:not([open])')));
-      for (const drop of [...unshown, ...copy.querySelectorAll('script, iframe, object, embed')]) drop.remove();
-      // Ids stay unique in the page (labels, anchors and the page's scripts find the originals).
-      for (const e of [copy, ...copy.querySelectorAll('[id]')]) e.removeAttribute?.('id');
-      return copy;
-    });
-    host.append(el('div', { className: READER }, el('style', { textContent: READER_STYLE }), ...clones));
+  /** The reading panel over the page, holding `copies` (see reading-copy.js) in its column. */
+  function reader(root, copies) {
+    host.append(el('div', { className: READER }, el('style', { textContent: READER_STYLE }), copies));
     const panel = el('div', { className: 'reader' }, el('div', { className: 'column' }, el('slot')));
     // A modal dialog to assistive technology: the page under it is out of reach, as it is to the eye.
     panel.setAttribute('role', 'dialog');
@@ -210,11 +187,28 @@ globalThis.texPageView ??= (() => {
     }
   }
 
-  function render(state) {
-    clear();
+  /** Counts the states rendered: a reading column still being copied stops once a newer state is. */
+  let rendered = 0;
+
+  /**
+   * Shows `state` on the page; resolves once it shows. The reading column's content regions are
+   * copied in slices first (texReadingCopy), the view shown before staying until they are ready.
+   */
+  async function render(state) {
+    const run = ++rendered;
     const quiet = state.dismissed || state.status === 'idle'
       || (state.status === 'done' && state.view === 'original' && !state.highlight);
     const reading = !quiet && state.status === 'done' && state.view === 'content';
+    const copies = reading
+      ? await globalThis.texReadingCopy.copies(glue.regions('content'), new Set(glue.regions('frame')), () => run === rendered)
+      : null;
+    if (run !== rendered) return;
+    draw(state, quiet, copies);
+  }
+
+  function draw(state, quiet, copies) {
+    clear();
+    const reading = copies !== null;
     if (!reading) focusFor(false);
     if (quiet) return;
     host = glue.host('tex-view');
@@ -233,7 +227,7 @@ globalThis.texPageView ??= (() => {
       outlines(layer);
     }
     // In the reading panel the badge is part of the dialog, so assistive technology reaches it.
-    const panel = reading ? reader(root) : root;
+    const panel = reading ? reader(root, copies) : root;
     if (reading) focusFor(true);
     if (state.status === 'done' && (state.view === 'template' || state.view === 'content')) onEscape = () => glue.setView('original');
     if (state.status === 'error') onEscape = () => glue.dismiss();

@@ -21,7 +21,7 @@ async function inTab(tabId, func, args = []) {
 }
 
 /** What runs the core in a page, in order: injected on demand here, registered for auto-apply (memory-store.js). */
-const CORE_FILES = ['tex.js', 'live-dom.js', 'i18n.js', 'page-view.js', 'memory-store.js', 'route-watch.js', 'content.js'];
+const CORE_FILES = ['tex.js', 'live-dom.js', 'i18n.js', 'reading-copy.js', 'page-view.js', 'memory-store.js', 'route-watch.js', 'content.js'];
 
 /** The tabs whose core this context is starting: a Cancel clicked meanwhile waits for the same start. */
 const starting = new Map();

@@ -39,6 +39,36 @@ pub const GOLD_MAIN_CONTENT: &str = "mainContent";
 /// Attributes the extension itself sets on live nodes start with this; the
 /// snapshot ignores them so a second extraction sees the page as it was.
 pub const OWN_ATTRIBUTE_PREFIX: &str = "data-tex-";
+/// The attributes whose values a snapshot reads; any other counts by its
+/// name alone, so the browser's walk never reads its value (a page may hold
+/// megabytes in a `data-` attribute or a `title`).
+pub const READ_VALUES: [&str; 4] = ["id", "class", "href", "rel"];
+/// The longest attribute value a snapshot reads, in UTF-16 units as a
+/// browser measures it. A longer one is read as its first units and marked
+/// as cut ([`CUT`]), so a huge id or class list costs every walk the same
+/// bounded work (issue 37: a page of huge attributes held the tab 1.3-2.8 s
+/// while it was read). An address cut so is not followed: no server answers
+/// a request line of 8 KiB (Apache's and nginx's default limit).
+pub const MAX_VALUE_UNITS: usize = 8_192;
+/// What a cut value ends with: an id, and a token of a class list, no
+/// uncut value of the same beginning has.
+const CUT: &str = "\u{2026}cut";
+
+/// `value` within [`MAX_VALUE_UNITS`] UTF-16 units, and whether it was cut.
+/// A character is never split: one that would cross the limit is left out.
+pub fn within_read_limit(value: &str) -> (&str, bool) {
+    if value.len() <= MAX_VALUE_UNITS {
+        return (value, false);
+    }
+    let mut units = 0;
+    for (at, c) in value.char_indices() {
+        units += c.len_utf16();
+        if units > MAX_VALUE_UNITS {
+            return (&value[..at], true);
+        }
+    }
+    (value, false)
+}
 
 /// One element of the snapshot.
 #[derive(Clone, Debug)]
@@ -402,9 +432,12 @@ impl TreeBuilder {
             if name.starts_with(OWN_ATTRIBUTE_PREFIX) {
                 continue;
             }
+            let (value, cut) = within_read_limit(value);
             match &*name {
                 "id" => {
-                    if !value.is_empty() {
+                    if cut {
+                        node.id = Some(format!("{value}{CUT}").into());
+                    } else if !value.is_empty() {
                         node.id = Some(value.into());
                     }
                 }
@@ -416,14 +449,17 @@ impl TreeBuilder {
                             _ => self.classes.push(token_hash(class)),
                         }
                     }
+                    if cut {
+                        self.classes.push(token_hash(CUT));
+                    }
                 }
                 _ => {
-                    if name == "href" && &*node.tag == "base" && self.base_href.is_none() {
+                    if name == "href" && &*node.tag == "base" && self.base_href.is_none() && !cut {
                         self.base_href = Some(value.trim().into());
                     }
                     if matches!(&*node.tag, "a" | "area") {
                         match &*name {
-                            "href" => node.href = Some(value.trim().into()),
+                            "href" if !cut => node.href = Some(value.trim().into()),
                             "rel" => {
                                 node.nofollow =
                                     value.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("nofollow"))
@@ -680,6 +716,38 @@ mod tests {
         assert_eq!(p.classes, m.classes);
         assert!(m.gold.not_template && m.gold.main_content);
         assert!(!p.gold.not_template);
+    }
+
+    #[test]
+    fn values_past_the_read_limit_are_cut_and_marked_the_same_from_any_source() {
+        let open = |attributes: &[(&str, &str)]| {
+            let mut b = TreeBuilder::new();
+            b.open("body", []);
+            b.open("a", attributes.iter().copied());
+            b.close();
+            b.finish().unwrap().node(NodeId(1)).clone()
+        };
+        let long = "x".repeat(MAX_VALUE_UNITS + 100);
+        let whole = open(&[("id", &long), ("class", &format!("a {long}")), ("href", &long), ("title", &long)]);
+        // A browser's walk hands over one unit past the limit, so the core sees that a value went on.
+        let past = &long[..MAX_VALUE_UNITS + 1];
+        let handed = open(&[("id", past), ("class", &format!("a {}", &past[2..])), ("href", past), ("title", "")]);
+        assert_eq!((&whole.id, &whole.classes, &whole.href), (&handed.id, &handed.classes, &handed.href));
+        assert_eq!(whole.attributes, handed.attributes, "other attributes count by their names alone");
+        let at_limit =
+            open(&[("id", &long[..MAX_VALUE_UNITS]), ("class", &format!("a {}", &long[..MAX_VALUE_UNITS - 2]))]);
+        assert_ne!(whole.id, at_limit.id, "a cut id is not the id of its beginning");
+        assert_ne!(whole.classes, at_limit.classes, "nor a cut class list");
+        assert_eq!(whole.href, None, "an address past the limit is not followed");
+        assert_eq!(at_limit.id.as_deref().map(str::len), Some(MAX_VALUE_UNITS));
+    }
+
+    #[test]
+    fn a_cut_never_splits_a_character() {
+        let value = format!("{}\u{1F600}", "x".repeat(MAX_VALUE_UNITS - 1));
+        assert_eq!(within_read_limit(&value), (&value[..MAX_VALUE_UNITS - 1], true));
+        let fits = format!("{}\u{e9}", "x".repeat(MAX_VALUE_UNITS - 1));
+        assert_eq!(within_read_limit(&fits), (&fits[..], false), "bytes past the limit, units within it");
     }
 
     #[test]

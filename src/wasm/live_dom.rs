@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::slices::Slices;
-use crate::page::dom::{Tree, TreeBuilder, OWN_ATTRIBUTE_PREFIX};
+use crate::page::dom::{Tree, TreeBuilder, MAX_VALUE_UNITS, OWN_ATTRIBUTE_PREFIX, READ_VALUES};
 
 /// A random word drawn once per load of the core in a page: every attribute
 /// the extension sets is `data-tex-<word>-<kind>`, a name no page can have
@@ -40,17 +40,18 @@ pub const OWN: &str = "own";
 extern "C" {
     /// `extension/live-dom.js`, injected before the core: the walk in one call.
     #[wasm_bindgen(js_namespace = texLiveDom, js_name = walk)]
-    fn flat_walk(root: &Element, own: &str, with_tree: bool) -> js_sys::Array;
+    fn flat_walk(root: &Element, own: &str, with_tree: bool, read: &str, longest: u32) -> js_sys::Array;
 
     /// The same walk in steps (`texLiveDom.walker`).
     type Walker;
 
     #[wasm_bindgen(js_namespace = texLiveDom, js_name = walker)]
-    fn walker(root: &Element, own: &str, with_tree: bool) -> Walker;
+    fn walker(root: &Element, own: &str, with_tree: bool, read: &str, longest: u32) -> Walker;
 
-    /// Visits at most `nodes` more nodes; whether any are left.
+    /// Visits at most `nodes` more nodes, fewer once `units` of values and
+    /// texts are read; whether any are left.
     #[wasm_bindgen(method)]
-    fn step(this: &Walker, nodes: u32) -> bool;
+    fn step(this: &Walker, nodes: u32, units: u32) -> bool;
 
     #[wasm_bindgen(method)]
     fn result(this: &Walker) -> js_sys::Array;
@@ -60,10 +61,20 @@ extern "C" {
 /// the clock in [`snapshot_in_steps`]: a few milliseconds of each.
 const STEP: u32 = 4_096;
 
+/// UTF-16 units of attribute values and texts read in one step of the walk
+/// (a few milliseconds of copying): a huge attribute is read whole, alone
+/// in its step, and handed over cut to [`MAX_VALUE_UNITS`].
+const STEP_UNITS: u32 = 1 << 20;
+
+/// The attributes whose values the core reads, as the walk takes them.
+fn read_values() -> String {
+    READ_VALUES.join(" ")
+}
+
 /// The snapshot of the subtree rooted at `root`, with the live elements in
 /// the snapshot's order, or `None` when `root` is one of our own elements.
 pub fn snapshot(root: &Element) -> Option<(Tree, Vec<Element>)> {
-    let walked = flat_walk(root, &mark(OWN), true);
+    let walked = flat_walk(root, &mark(OWN), true, &read_values(), MAX_VALUE_UNITS as u32);
     let strings = walked.get(1).as_string().unwrap_or_default();
     let codes = js_sys::Int32Array::from(walked.get(2)).to_vec();
     let tree = decode(&strings, &codes)?;
@@ -74,8 +85,8 @@ pub fn snapshot(root: &Element) -> Option<(Tree, Vec<Element>)> {
 /// 100,000 elements takes a few hundred milliseconds to read, and the tab
 /// goes on meanwhile. The same walk and decoding, so the same snapshot.
 pub async fn snapshot_in_steps(root: &Element, slices: &Slices) -> Option<(Tree, Vec<Element>)> {
-    let walk = walker(root, &mark(OWN), true);
-    while walk.step(STEP) {
+    let walk = walker(root, &mark(OWN), true, &read_values(), MAX_VALUE_UNITS as u32);
+    while walk.step(STEP, STEP_UNITS) {
         slices.pause().await;
     }
     let walked = walk.result();
@@ -99,7 +110,7 @@ pub async fn snapshot_in_steps(root: &Element, slices: &Slices) -> Option<(Tree,
 
 /// The elements of the subtree rooted at `root`, in snapshot order.
 pub fn elements(root: &Element) -> Vec<Element> {
-    live_elements(&flat_walk(root, &mark(OWN), false))
+    live_elements(&flat_walk(root, &mark(OWN), false, "", 0))
 }
 
 fn live_elements(walked: &js_sys::Array) -> Vec<Element> {
