@@ -104,6 +104,8 @@ pub struct PageOutcome<'a> {
     pub content: &'a PageContent,
     /// Bytes of the page's decoded HTML.
     pub bytes: usize,
+    /// Bytes invalid in the page's charset, shown as U+FFFD.
+    pub replaced_bytes: usize,
     /// Why the page's template is not to be trusted, if it is not
     /// (`decide::evidence::judge_template`).
     pub weakness: Option<Weakness>,
@@ -234,6 +236,8 @@ pub fn collect_site(
             PageBody::Source(html) => page_content(&parse(html), tree, &template),
         };
         summary.add_page(page.bytes, content.html.len(), content.page_words, content.content_words);
+        summary.replaced_pages += usize::from(page.replaced_bytes > 0);
+        summary.replaced_bytes += page.replaced_bytes;
         let (_, weakness) = judge_template(tree, &template);
         summary.weak += usize::from(weakness.is_some());
         let whole = (content.template_share == 0.0).then(|| match (status, failure.as_deref()) {
@@ -254,6 +258,7 @@ pub fn collect_site(
             template: &template,
             content: &content,
             bytes: page.bytes,
+            replaced_bytes: page.replaced_bytes,
             weakness,
             whole,
         });
