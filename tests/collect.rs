@@ -562,3 +562,39 @@ fn sites_with_no_page_are_counted_not_listed() {
     assert!(!stderr.contains("gone1.test"), "{stderr}");
     assert!(stderr.contains("and 3 sites with no page"), "{stderr}");
 }
+
+/// A page of a layout whose intro `<div id=intro>`, on every page, holds the
+/// page's own lead paragraph as text directly inside it and one link every
+/// page has. Its id pairs it with the other pages' whatever its text.
+fn page_with_lead(n: usize) -> String {
+    let topic = ["rivers", "mountains", "forests", "deserts", "islands", "glaciers"][n];
+    let links: String = (0..6).map(|m| format!("<li><a href=/p{m}.html>Page {m}</a></li>")).collect();
+    format!(
+        "<!doctype html><html><head><title>P{n}</title></head><body><nav><ul>{links}</ul></nav>\
+         <div id=intro>Our volunteers study {topic} in every season and publish what they find about {topic} \
+         here, so that anyone who cares about {topic} can read it <a href=/about.html>About us</a></div>\
+         <main><h2>More on {topic}</h2><p>{}</p></main><footer><p>Site footer text</p></footer></body></html>",
+        format!("notes on {topic} ").repeat(n + 4)
+    )
+}
+
+#[test]
+fn a_lead_paragraph_directly_inside_a_template_element_is_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("site");
+    std::fs::create_dir(&folder).unwrap();
+    for n in 0..6 {
+        std::fs::write(folder.join(format!("p{n}.html")), page_with_lead(n)).unwrap();
+    }
+    std::fs::write(folder.join("about.html"), page_with_lead(5).replace("glaciers", "ourselves")).unwrap();
+    // Served pages too: the representatives' skeletons, learnt without their own leads, leave it out.
+    for mode in [None, Some("--fast"), Some("--selective")] {
+        let (pages, _, stderr) = run(&[Some(folder.to_str().unwrap()), mode].into_iter().flatten().collect::<Vec<_>>());
+        for p in &pages {
+            let text = p["content_text"].as_str().unwrap();
+            assert!(text.contains("Our volunteers study"), "{mode:?}: the lead is content: {p} ({stderr})");
+            assert!(!text.contains("Page 2") && !text.contains("footer"), "{mode:?}: the menu and footer are not: {p}");
+            assert!(p["content_html"].as_str().unwrap().contains("<div id=\"intro\">Our volunteers"), "{p}");
+        }
+    }
+}
