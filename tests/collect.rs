@@ -71,7 +71,7 @@ fn bad_records_are_counted_by_reason_and_the_run_completes() {
     warc.extend(warc_record(
         "response",
         "http://a.test/latin.html",
-        &response("text/html; charset=utf-8", b"<p>caf\xe9 cr\xe8me</p>"),
+        &response("text/html; charset=utf-8", b"<p>\xe9\xe9\xe8 \xe8\xe9</p>"),
     ));
     let huge = format!("<html><body><p>{}</p></body></html>", "x".repeat(MAX_PAGE_BYTES));
     warc.extend(warc_record("response", "http://a.test/huge.html", &response("text/html", huge.as_bytes())));
@@ -143,6 +143,48 @@ fn bad_records_are_counted_by_reason_and_the_run_completes() {
     }
     let lone = pages.iter().find(|p| p["site"] == "http://b.test").unwrap();
     assert_eq!((lone["status"].as_str(), &lone["cluster"]), (Some("unclustered"), &Value::Null));
+}
+
+/// Article `n`, declared UTF-8, with a few bytes that are not UTF-8 in its paragraph.
+fn article_with_invalid_bytes(n: usize) -> Vec<u8> {
+    let page = article(n).replacen("<p>", "<p>caf# cr#me ", 1).replacen("<head>", "<head><meta charset=utf-8>", 1);
+    page.bytes().map(|b| if b == b'#' { 0xe9 } else { b }).collect()
+}
+
+#[test]
+fn a_page_with_a_few_invalid_bytes_is_kept_with_replacement_characters_in_every_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("site");
+    std::fs::create_dir(&folder).unwrap();
+    let warc_path = dir.path().join("crawl.warc");
+    let jsonl_path = dir.path().join("pages.jsonl");
+    let (mut warc, mut jsonl) = (Vec::new(), Vec::new());
+    for n in 1..=5 {
+        let body = if n == 2 { article_with_invalid_bytes(n) } else { article(n).into_bytes() };
+        std::fs::write(folder.join(format!("a{n}.html")), &body).unwrap();
+        let uri = format!("http://w.test/a{n}.html");
+        warc.extend(warc_record("response", &uri, &response("text/html; charset=utf-8", &body)));
+        // The JSONL line holds the page's bytes as they are, as a crawler writing raw bytes would.
+        let line = serde_json::json!({"url": format!("http://j.test/a{n}.html"), "html": "HTML"}).to_string();
+        let (before, after) = line.split_once("HTML").unwrap();
+        jsonl.extend([before.as_bytes(), &body, after.as_bytes(), b"\n"].concat());
+    }
+    std::fs::write(&warc_path, warc).unwrap();
+    std::fs::write(&jsonl_path, jsonl).unwrap();
+    let (pages, summary, stderr) =
+        run(&[folder.to_str().unwrap(), warc_path.to_str().unwrap(), jsonl_path.to_str().unwrap()]);
+    assert_eq!(pages.len(), 15, "every page kept ({stderr})");
+    assert_eq!(summary["rejected"], serde_json::json!({}), "{stderr}");
+    let replaced: Vec<&Value> = pages.iter().filter(|p| p.get("replaced_bytes").is_some()).collect();
+    assert_eq!(replaced.len(), 3, "{stderr}");
+    for p in replaced {
+        assert!(p["url"].as_str().unwrap().ends_with("/a2.html"), "{p}");
+        assert_eq!(p["replaced_bytes"], 2, "{p}");
+        assert!(p["content_text"].as_str().unwrap().contains("caf\u{fffd} cr\u{fffd}me words of the charlie"), "{p}");
+    }
+    assert_eq!((summary["replaced_pages"].as_u64(), summary["replaced_bytes"].as_u64()), (Some(3), Some(6)));
+    assert!(summary["sites"].as_array().unwrap().iter().all(|s| s["replaced_pages"] == 1), "{summary}");
+    assert!(stderr.contains("3 pages kept with 6 bytes invalid in their charset"), "{stderr}");
 }
 
 fn flate(bytes: &[u8]) -> std::io::Cursor<Vec<u8>> {
@@ -519,4 +561,40 @@ fn sites_with_no_page_are_counted_not_listed() {
     assert!(stderr.contains("http://good.test: 5 pages"), "{stderr}");
     assert!(!stderr.contains("gone1.test"), "{stderr}");
     assert!(stderr.contains("and 3 sites with no page"), "{stderr}");
+}
+
+/// A page of a layout whose intro `<div id=intro>`, on every page, holds the
+/// page's own lead paragraph as text directly inside it and one link every
+/// page has. Its id pairs it with the other pages' whatever its text.
+fn page_with_lead(n: usize) -> String {
+    let topic = ["rivers", "mountains", "forests", "deserts", "islands", "glaciers"][n];
+    let links: String = (0..6).map(|m| format!("<li><a href=/p{m}.html>Page {m}</a></li>")).collect();
+    format!(
+        "<!doctype html><html><head><title>P{n}</title></head><body><nav><ul>{links}</ul></nav>\
+         <div id=intro>Our volunteers study {topic} in every season and publish what they find about {topic} \
+         here, so that anyone who cares about {topic} can read it <a href=/about.html>About us</a></div>\
+         <main><h2>More on {topic}</h2><p>{}</p></main><footer><p>Site footer text</p></footer></body></html>",
+        format!("notes on {topic} ").repeat(n + 4)
+    )
+}
+
+#[test]
+fn a_lead_paragraph_directly_inside_a_template_element_is_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("site");
+    std::fs::create_dir(&folder).unwrap();
+    for n in 0..6 {
+        std::fs::write(folder.join(format!("p{n}.html")), page_with_lead(n)).unwrap();
+    }
+    std::fs::write(folder.join("about.html"), page_with_lead(5).replace("glaciers", "ourselves")).unwrap();
+    // Served pages too: the representatives' skeletons, learnt without their own leads, leave it out.
+    for mode in [None, Some("--fast"), Some("--selective")] {
+        let (pages, _, stderr) = run(&[Some(folder.to_str().unwrap()), mode].into_iter().flatten().collect::<Vec<_>>());
+        for p in &pages {
+            let text = p["content_text"].as_str().unwrap();
+            assert!(text.contains("Our volunteers study"), "{mode:?}: the lead is content: {p} ({stderr})");
+            assert!(!text.contains("Page 2") && !text.contains("footer"), "{mode:?}: the menu and footer are not: {p}");
+            assert!(p["content_html"].as_str().unwrap().contains("<div id=\"intro\">Our volunteers"), "{p}");
+        }
+    }
 }

@@ -12,10 +12,25 @@ import os
 import sys
 
 import pandas as pd
+import pyarrow as pa
 
 import template_extractor as tex
 
-OUT_COLUMNS = ["url", "site", "cluster", "status", "template_share", "content_text", "content_html"]
+# `warning` and `reason` are null where `tex collect` leaves them out of a
+# line, `replaced_bytes` 0.
+OUT_COLUMNS = [
+    "url", "site", "cluster", "status", "template_share", "content_text", "content_html",
+    "warning", "reason", "replaced_bytes",
+]
+
+
+OUT_SCHEMA = pa.schema(
+    [
+        ("url", pa.string()), ("site", pa.string()), ("cluster", pa.int64()), ("status", pa.string()),
+        ("template_share", pa.float64()), ("content_text", pa.string()), ("content_html", pa.string()),
+        ("warning", pa.string()), ("reason", pa.string()), ("replaced_bytes", pa.int64()),
+    ]
+)
 
 
 def file_pages(row):
@@ -26,7 +41,7 @@ def file_pages(row):
     return [{"site": p["site"], "url": p["url"], "body": p["body"], "content_type": p["content_type"]} for p in pages]
 
 
-def collect(site_pages: pd.DataFrame) -> pd.DataFrame:
+def collect(site_pages: pd.DataFrame) -> pa.Table:
     """One site's pages in, one row per page out."""
     site = site_pages["site"].iloc[0]
     pages = [
@@ -36,7 +51,11 @@ def collect(site_pages: pd.DataFrame) -> pd.DataFrame:
     rows, _summary = tex.collect_site(site, pages)
     frame = pd.DataFrame(rows, columns=OUT_COLUMNS)
     frame["cluster"] = frame["cluster"].astype("Int64")
-    return frame
+    frame["replaced_bytes"] = frame["replaced_bytes"].fillna(0).astype("int64")
+    for column in ("warning", "reason"):
+        frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
+    # One schema for every group, even one none of whose rows has a warning.
+    return pa.Table.from_pandas(frame, schema=OUT_SCHEMA, preserve_index=False)
 
 
 def run(out, paths):

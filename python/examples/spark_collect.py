@@ -19,9 +19,14 @@ import template_extractor as tex
 PAGE_SCHEMA = "site string, url string, body binary, content_type string"
 OUT_SCHEMA = (
     "url string, site string, cluster long, status string, template_share double, "
-    "content_text string, content_html string"
+    "content_text string, content_html string, warning string, reason string, replaced_bytes long"
 )
-OUT_COLUMNS = ["url", "site", "cluster", "status", "template_share", "content_text", "content_html"]
+# `warning` and `reason` are null where `tex collect` leaves them out of a
+# line, `replaced_bytes` 0.
+OUT_COLUMNS = [
+    "url", "site", "cluster", "status", "template_share", "content_text", "content_html",
+    "warning", "reason", "replaced_bytes",
+]
 
 
 def file_pages(path):
@@ -41,6 +46,10 @@ def collect(site_pages: pd.DataFrame) -> pd.DataFrame:
     rows, _summary = tex.collect_site(site, pages)
     frame = pd.DataFrame(rows, columns=OUT_COLUMNS)
     frame["cluster"] = frame["cluster"].astype("Int64")
+    frame["replaced_bytes"] = frame["replaced_bytes"].fillna(0).astype("int64")
+    # None, not the NaN pandas fills in, where a site's rows have none (Arrow cannot read NaN as a string).
+    for column in ("warning", "reason"):
+        frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
     return frame
 
 

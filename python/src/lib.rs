@@ -58,7 +58,7 @@ fn collect_site<'py>(
     let records: Vec<Record> = pages
         .into_iter()
         .filter_map(|(url, body, content_type)| match web_url(&url) {
-            Ok(url) => Some(Record { site: site.clone(), url, body, content_type }),
+            Ok(url) => Some(Record { site: site.clone(), url, body, content_type, replaced_bytes: 0 }),
             Err(_) => {
                 rejected_urls += 1;
                 None

@@ -87,7 +87,22 @@ impl Votes {
     pub fn majority(&self) -> Vec<bool> {
         self.votes.iter().map(|&v| 2 * v > self.representatives).collect()
     }
+
+    /// Words of text on nodes some skeleton maps but not a majority: what
+    /// serving the union drops that the page's own comparison, joined with
+    /// the majority, might keep (one representative's mini-cart).
+    pub fn disputed_words(&self, tree: &Tree) -> u32 {
+        let disputed = |&(v, _): &(&usize, _)| *v > 0 && 2 * v <= self.representatives;
+        self.votes.iter().zip(tree.nodes()).filter(disputed).map(|(_, (_, n))| n.words).sum()
+    }
 }
+
+/// Disputed words ([`Votes::disputed_words`]) past which a `selective`
+/// page is compared rather than served the union: a few paragraphs. On the
+/// dev set 100 cut the words `selective` loses against the default by
+/// two thirds at the same F1; 20 or 50 compared more key pages that the
+/// union serves better (docs/collection.md, Words lost).
+pub const MAX_DISPUTED_WORDS: u32 = 100;
 
 /// Whether the page shows a part of its frame no representative's page
 /// had: an element the skeletons leave out, directly under an element they
@@ -126,7 +141,25 @@ pub fn joined(tree: &Tree, own: &[bool], mut majority: Vec<bool>) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::page::dom::NodeId;
     use crate::page::html::{parse, snapshot};
+
+    #[test]
+    fn disputed_words_are_those_some_but_not_most_skeletons_map() {
+        let t = snapshot(&parse(
+            "<html><body><nav><a href=/x>Home page</a></nav><aside><p>three cart words</p></aside>\
+             <main><p>five words of the article</p></main></body></html>",
+        ))
+        .unwrap();
+        let at = |tag: &str| t.nodes().position(|(_, n)| &*n.tag == tag).unwrap();
+        // Five representatives: all map the frame, two the aside and its paragraph, none the main.
+        let mut votes = vec![5; t.len()];
+        votes[t.subtree(NodeId(at("main") as u32))].iter_mut().for_each(|v| *v = 0);
+        votes[at("aside")] = 2;
+        votes[at("p")] = 2;
+        let v = Votes { votes, representatives: 5 };
+        assert_eq!(v.disputed_words(&t), 3, "the aside's words, not the menu's nor the article's");
+    }
 
     #[test]
     fn the_majority_adds_nodes_but_not_into_a_list_the_page_found_varying() {

@@ -17,6 +17,7 @@ use warc::{RecordType, WarcHeader, WarcReader};
 use crate::candidates::address::normal_url;
 use crate::collection::page_admission::is_html_type;
 use crate::collection::rejection::{Rejection, Rejections};
+use crate::page::page_body::invalid_utf8_bytes;
 use crate::sources::file_urls::url_of_file;
 use crate::sources::site_folder::ORIGIN;
 
@@ -28,6 +29,10 @@ pub struct Record {
     pub url: Url,
     pub body: Vec<u8>,
     pub content_type: Option<String>,
+    /// Bytes already replaced by U+FFFD before the body was taken (a JSONL
+    /// line that is not valid UTF-8 is decoded to be parsed); counted as
+    /// the page's own invalid bytes are.
+    pub replaced_bytes: usize,
 }
 
 /// What an input gives, in order: pages, records left out before they had
@@ -259,7 +264,7 @@ fn folder_records(dir: &Path) -> Result<Box<dyn Iterator<Item = Item> + Send>, I
             .collect();
         let Some(url) = url_of_file(&origin, &relative.join("/")) else { return Item::Left(Rejection::BadUrl) };
         let Ok(body) = read_at_most(&file) else { return Item::Left(Rejection::Truncated) };
-        Item::Page(Record { site: site.clone(), url, body, content_type: None })
+        Item::Page(Record { site: site.clone(), url, body, content_type: None, replaced_bytes: 0 })
     })))
 }
 
@@ -341,6 +346,13 @@ fn jsonl_records(file: &Path) -> Result<Box<dyn Iterator<Item = Item> + Send>, I
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        // A line with bytes that are not UTF-8 (a crawler that wrote a
+        // page's raw bytes) is read as a browser would read the page: each
+        // such run is U+FFFD, counted.
+        let (line, replaced_bytes) = match std::str::from_utf8(&line) {
+            Ok(_) => (line, 0),
+            Err(_) => (String::from_utf8_lossy(&line).into_owned().into_bytes(), invalid_utf8_bytes(&line)),
+        };
         let Ok(page) = serde_json::from_slice::<JsonlPage>(&line) else {
             first_bad.get_or_insert(i + 1);
             return Some(Item::Damaged(Damage::JsonlLine { path: path.clone(), line: i + 1 }));
@@ -348,7 +360,8 @@ fn jsonl_records(file: &Path) -> Result<Box<dyn Iterator<Item = Item> + Send>, I
         read = true;
         return Some(match web_url(&page.url) {
             Ok(url) => {
-                Item::Page(Record { site: site_of(&url), url, body: page.html.into_bytes(), content_type: None })
+                let body = page.html.into_bytes();
+                Item::Page(Record { site: site_of(&url), url, body, content_type: None, replaced_bytes })
             }
             Err(reason) => Item::Left(reason),
         });
@@ -478,7 +491,7 @@ fn warc_page(record: &warc::Record<warc::BufferedBody>, http: bool) -> Result<Re
     } else {
         (record.body().to_vec(), record.header(WarcHeader::ContentType).map(|c| c.into_owned()))
     };
-    Ok(Record { site: site_of(&url), url, body, content_type })
+    Ok(Record { site: site_of(&url), url, body, content_type, replaced_bytes: 0 })
 }
 
 /// The body and Content-Type of a captured HTTP response with status 200.

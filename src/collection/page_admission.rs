@@ -1,6 +1,8 @@
 //! The checks a crawled body passes before it is a page of the collection:
 //! the extension's byte and element limits, binary data and non-HTML bodies
-//! refused, the page's charset decoded strictly, and a nesting limit.
+//! refused, the page's charset decoded as a browser decodes it (a few
+//! invalid bytes become U+FFFD and are counted; a body mostly of them is
+//! refused), and a nesting limit.
 
 use crate::page::dom::Tree;
 use crate::page::html::{parse, snapshot};
@@ -13,12 +15,21 @@ use super::rendered_body::RenderedBody;
 /// 512 levels, so a deeper page is not what a browser shows.
 pub const MAX_DEPTH: u32 = 512;
 
+/// Invalid bytes a body may hold, as a share of its bytes, and still be a
+/// page: a browser shows any body, a few invalid bytes as U+FFFD, but past
+/// one byte in ten the charset is wrong for most of the text (a GBK page
+/// declared UTF-8) or the body is no text, and a reader gets mostly
+/// replacement characters.
+pub const MAX_INVALID_SHARE: f64 = 0.1;
+
 /// A body that passed every check, decoded, snapshotted and, where its
 /// shape allows, its `<body>` rendered for output.
 pub struct Admitted {
     pub html: String,
     pub tree: Tree,
     pub rendered: Option<RenderedBody>,
+    /// Bytes invalid in the page's charset, each run shown as U+FFFD.
+    pub replaced_bytes: usize,
 }
 
 /// Checks and decodes one body. `content_type` is the HTTP header when the
@@ -33,12 +44,12 @@ pub fn admit(body: &[u8], content_type: Option<&str>, max_nodes: usize) -> Resul
     if is_binary(body) {
         return Err(Rejection::Binary);
     }
-    let (html, malformed) = decode_reporting(body, content_type);
+    let (html, replaced_bytes) = decode_reporting(body, content_type);
     match content_type {
         None if !html.trim_start_matches('\u{feff}').trim_start().starts_with('<') => return Err(Rejection::NotHtml),
         _ => {}
     }
-    if malformed {
+    if replaced_bytes as f64 > MAX_INVALID_SHARE * body.len() as f64 {
         return Err(Rejection::BrokenCharset);
     }
     let doc = parse(&html);
@@ -50,7 +61,7 @@ pub fn admit(body: &[u8], content_type: Option<&str>, max_nodes: usize) -> Resul
         return Err(Rejection::TooDeep);
     }
     let rendered = RenderedBody::render(&doc, &tree);
-    Ok(Admitted { html, tree, rendered })
+    Ok(Admitted { html, tree, rendered, replaced_bytes })
 }
 
 /// Whether a Content-Type names an HTML document.
@@ -81,5 +92,20 @@ mod tests {
         let deep = format!("{}x", "<div>".repeat(MAX_DEPTH as usize));
         assert_eq!(admit(deep.as_bytes(), None, 100_000).err(), Some(Rejection::TooDeep));
         assert!(is_html_type("Application/XHTML+XML") && !is_html_type("text/plain"));
+    }
+
+    #[test]
+    fn a_few_invalid_bytes_are_replaced_and_counted_and_the_page_kept() {
+        let utf8 = Some("text/html; charset=utf-8");
+        let page =
+            admit(b"<html><body><p>caf\xe9 cr\xe8me, a page of some length</p></body></html>", utf8, 100).unwrap();
+        assert_eq!(page.replaced_bytes, 2);
+        assert!(page.html.contains("caf\u{FFFD} cr\u{FFFD}me"), "{}", page.html);
+        let valid = admit("<p>café</p>".as_bytes(), utf8, 100).unwrap();
+        assert_eq!(valid.replaced_bytes, 0);
+        // One byte in ten is the limit: a body mostly invalid is no text in its charset.
+        let (gbk, _, _) = encoding_rs::GBK.encode("<p>这是一个用中文写的页面，它的字符集声明错了。</p>");
+        assert_eq!(reason(&gbk, utf8), Some(Rejection::BrokenCharset));
+        assert_eq!(reason(&gbk, Some("text/html; charset=gbk")), None);
     }
 }

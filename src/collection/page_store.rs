@@ -34,6 +34,8 @@ pub struct StoredPage {
     pub body: PageBody,
     /// Bytes of the page's decoded HTML.
     pub bytes: usize,
+    /// Bytes invalid in its charset, shown as U+FFFD (`page_admission`).
+    pub replaced_bytes: usize,
     /// Its links (target in [`LinkTargets`], `<a>` node), resolved and
     /// judged the first time an extraction loads the page: a page is loaded
     /// by every extraction whose key links to it (its menu's pages by
@@ -159,11 +161,11 @@ impl PageStore {
             return false;
         }
         self.index.insert(key, self.pages.len());
-        let bytes = page.html.len();
+        let (bytes, replaced_bytes) = (page.html.len(), page.replaced_bytes);
         let body = page.rendered.map_or(PageBody::Source(page.html), PageBody::Rendered);
         let tree = PackedTree::pack(&page.tree);
         let layout = layout_signature(&page.tree);
-        self.pages.push(StoredPage { url, layout, tree, body, bytes, links: OnceLock::new() });
+        self.pages.push(StoredPage { url, layout, tree, body, bytes, replaced_bytes, links: OnceLock::new() });
         true
     }
 

@@ -27,7 +27,7 @@ pub enum Rejection {
     Binary,
     #[error("the body is larger than the limit for one page")]
     TooManyBytes,
-    #[error("the body has bytes that are invalid in its charset")]
+    #[error("the body is mostly bytes that are invalid in its charset")]
     BrokenCharset,
     #[error("the page has no elements")]
     NoElements,

@@ -65,6 +65,10 @@ pub struct PageLine<'a> {
     pub template_share: f64,
     pub content_text: &'a str,
     pub content_html: &'a str,
+    /// Bytes invalid in the page's charset, shown as U+FFFD (as a browser
+    /// shows them), when there were any.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub replaced_bytes: usize,
     /// Why the page's template is not to be trusted, in one sentence: its
     /// content may hold template, or miss text (`decide::evidence`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -89,11 +93,16 @@ impl<'a> PageLine<'a> {
             template_share: p.content.template_share,
             content_text: &p.content.text,
             content_html: &p.content.html,
+            replaced_bytes: p.replaced_bytes,
             warning: p.weakness.map(|w| w.to_string()),
             reason: p.whole.as_ref().map(|w| w.sentence.as_str()),
             content_markdown: with_markdown.then(|| markdown(&p.content.html).unwrap_or_default()),
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The whole run's report.
@@ -108,6 +117,10 @@ pub struct RunReport {
     pub rejected: Rejections,
     /// Pages that came out whole, by reason, over every site.
     pub whole: BTreeMap<WholeReason, usize>,
+    /// Pages kept with bytes invalid in their charset (shown as U+FFFD),
+    /// and those bytes, over every site.
+    pub replaced_pages: usize,
+    pub replaced_bytes: usize,
     /// Inputs nothing could be read from, one sentence each.
     pub unreadable: Vec<String>,
     /// What broke in inputs that were read otherwise (a malformed line, a
@@ -134,7 +147,8 @@ pub fn site_input(site: String, records: Vec<Record>, max_nodes: usize) -> SiteI
     let mut rejected = Rejections::default();
     for r in records {
         match admit(&r.body, r.content_type.as_deref(), max_nodes) {
-            Ok(a) => {
+            Ok(mut a) => {
+                a.replaced_bytes += r.replaced_bytes;
                 if !store.insert(r.url, a) {
                     rejected.add(Rejection::Duplicate);
                 }
@@ -254,6 +268,8 @@ pub fn run(opts: &RunOptions, out: Box<dyn Write + Send>) -> Result<RunReport, S
     Ok(RunReport {
         pages: sites.iter().map(|s| s.pages).sum(),
         bytes: sites.iter().map(|s| s.bytes).sum(),
+        replaced_pages: sites.iter().map(|s| s.replaced_pages).sum(),
+        replaced_bytes: sites.iter().map(|s| s.replaced_bytes).sum(),
         sites,
         unattributed,
         rejected,
@@ -366,6 +382,12 @@ pub fn command(args: CommandArgs) -> Result<(), String> {
         let reasons: Vec<String> = report.whole.iter().map(|(r, n)| format!("{n} {r}")).collect();
         let pages: usize = report.whole.values().sum();
         eprintln!("{pages} pages came out whole, no part of them template: {}", reasons.join("; "));
+    }
+    if report.replaced_pages > 0 {
+        eprintln!(
+            "{} pages kept with {} bytes invalid in their charset, shown as U+FFFD (each line's replaced_bytes)",
+            report.replaced_pages, report.replaced_bytes
+        );
     }
     if report.rejected.total() > 0 {
         let reasons: Vec<String> = report.rejected.iter().map(|(r, n)| format!("{n} {r}")).collect();

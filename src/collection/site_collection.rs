@@ -18,7 +18,7 @@ use crate::memory::template_memory::{Cluster, PreparedCluster};
 use crate::page::dom::Tree;
 use crate::page::html::parse;
 
-use super::cluster_agreement::{joined, majority, unseen_frame, votes};
+use super::cluster_agreement::{joined, majority, unseen_frame, votes, MAX_DISPUTED_WORDS};
 use super::layout_groups::{group_by_layout, representatives};
 use super::page_content::{page_content, rendered_content, PageContent};
 use super::page_store::{PageBody, PageStore};
@@ -57,7 +57,9 @@ pub enum Serving {
     /// Every skeleton mapped onto the page first (as with `Fast`): a page
     /// whose frame the representatives' pages all showed is served their
     /// union with zero loads; a page with a part of its frame none of them
-    /// had (see [`unseen_frame`]) is compared as with `Compared`.
+    /// had (see [`unseen_frame`]), or on which the skeletons dispute text
+    /// (more than [`MAX_DISPUTED_WORDS`] words mapped by some but not by
+    /// a majority, which the union would drop), is compared as with `Compared`.
     Selective,
     /// Every page served the union of the skeletons, zero loads: faster,
     /// less accurate.
@@ -104,6 +106,8 @@ pub struct PageOutcome<'a> {
     pub content: &'a PageContent,
     /// Bytes of the page's decoded HTML.
     pub bytes: usize,
+    /// Bytes invalid in the page's charset, shown as U+FFFD.
+    pub replaced_bytes: usize,
     /// Why the page's template is not to be trusted, if it is not
     /// (`decide::evidence::judge_template`).
     pub weakness: Option<Weakness>,
@@ -234,6 +238,8 @@ pub fn collect_site(
             PageBody::Source(html) => page_content(&parse(html), tree, &template),
         };
         summary.add_page(page.bytes, content.html.len(), content.page_words, content.content_words);
+        summary.replaced_pages += usize::from(page.replaced_bytes > 0);
+        summary.replaced_bytes += page.replaced_bytes;
         let (_, weakness) = judge_template(tree, &template);
         summary.weak += usize::from(weakness.is_some());
         let whole = (content.template_share == 0.0).then(|| match (status, failure.as_deref()) {
@@ -254,6 +260,7 @@ pub fn collect_site(
             template: &template,
             content: &content,
             bytes: page.bytes,
+            replaced_bytes: page.replaced_bytes,
             weakness,
             whole,
         });
@@ -354,7 +361,8 @@ fn page_template(
             let union = votes.union();
             let seen: Vec<&[u64]> = learnt_from.iter().map(|c| c.layout.as_slice()).collect();
             // A representative's own extraction is already made: it costs nothing to use.
-            if !unseen_frame(&tree, &page.layout, &union, &seen) && !extracted.contains_key(&i) {
+            let disputed = votes.disputed_words(&tree) > MAX_DISPUTED_WORDS;
+            if !disputed && !unseen_frame(&tree, &page.layout, &union, &seen) && !extracted.contains_key(&i) {
                 return done(PageStatus::Served, tree, union, 0);
             }
             // The page's tree as unpacked here, or as its extraction loaded it: the same snapshot.

@@ -52,6 +52,10 @@ pub struct SiteSummary {
     pub weak: usize,
     /// Pages that came out whole, by reason (each line's `reason` says why).
     pub whole: BTreeMap<WholeReason, usize>,
+    /// Pages kept with bytes invalid in their charset, shown as U+FFFD
+    /// (each line's `replaced_bytes` says how many), and those bytes.
+    pub replaced_pages: usize,
+    pub replaced_bytes: usize,
 }
 
 impl SiteSummary {

@@ -3,7 +3,8 @@
 //! which pages vote and what a vote counts: whether the site repeats a
 //! node's content (`text_recurrence`), which loaded pages share the key
 //! page's layout (`layout_agreement`, `voters`), each page compared as it
-//! loads (`compare_ahead`), a menu's current item (`current_item`), and how
+//! loads (`compare_ahead`), a menu's current item (`current_item`), an
+//! element's own text that is the page's (`own_text`), and how
 //! far the evidence goes: copies of the key set aside, weak answers said
 //! (`evidence`).
 //!
@@ -13,6 +14,7 @@ pub mod compare_ahead;
 pub mod current_item;
 pub mod evidence;
 pub mod layout_agreement;
+pub mod own_text;
 pub mod template;
 pub mod text_recurrence;
 pub mod voters;

@@ -64,11 +64,48 @@ pub struct SiteAccuracy {
     /// share of its cluster pages compared.
     pub selective: Accuracy,
     pub selective_compared: f64,
+    /// Content words the default keeps that `fast` and `selective` drop,
+    /// over every page of the site.
+    pub fast_lost: WordsLost,
+    pub selective_lost: WordsLost,
     pub key_page: Accuracy,
     pub frequency: Accuracy,
     /// Page-level extractors by name.
     pub peers: BTreeMap<String, Accuracy>,
     pub error: Option<String>,
+}
+
+/// Content words of the default that another serving drops, over a site's
+/// pages: each page's words counted with their repeats, the default's
+/// content against the mode's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WordsLost {
+    pub lost: usize,
+    /// The default's content words.
+    pub words: usize,
+}
+
+impl WordsLost {
+    /// Lost words as a share of the default's, 0 for a site without content.
+    pub fn share(&self) -> f64 {
+        self.lost as f64 / self.words.max(1) as f64
+    }
+
+    /// The words of `default` (a page's content text) that `mode` lacks,
+    /// added to the count.
+    pub fn add_page(&mut self, default: &str, mode: &str) {
+        let mut left: HashMap<&str, usize> = HashMap::new();
+        for w in default.split_whitespace() {
+            *left.entry(w).or_default() += 1;
+            self.words += 1;
+        }
+        for w in mode.split_whitespace() {
+            if let Some(n) = left.get_mut(w) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        self.lost += left.values().sum::<usize>();
+    }
 }
 
 /// Extracted text per site and extractor, as the peers script writes it.
@@ -96,6 +133,8 @@ fn run_one(
         fast: Accuracy::default(),
         selective: Accuracy::default(),
         selective_compared: 0.0,
+        fast_lost: WordsLost::default(),
+        selective_lost: WordsLost::default(),
         key_page: Accuracy { template_f1: key_page.score.f1, content_f1: content_f1(&key_page.score) },
         frequency: Accuracy::default(),
         peers: BTreeMap::new(),
@@ -120,21 +159,23 @@ fn run_one(
     // The key page's address in the folder, whatever script its file name is in.
     let key = page_key(&SiteFolder::new(&site.dir, cfg.max_nodes).url_of(&site.key));
     let is_key = |url: &Url| page_key(url) == key;
-    // The key page's template with another serving, and the share of the pages served or compared that were compared.
+    // The key page's template with another serving, the share of the
+    // pages served or compared that were compared, and every page's content text.
     let served_as = |serving| {
-        let (mut template, mut compared, mut served) = (None, 0, 0);
+        let (mut template, mut compared, mut served, mut texts) = (None, 0, 0, HashMap::new());
         let opts = CollectOptions { serving, ..*opts };
         collect_site(cfg, &opts, site_input(site.id.clone(), records.clone(), cfg.max_nodes), |p| {
             compared += usize::from(p.status == PageStatus::Compared);
             served += usize::from(p.status == PageStatus::Served);
+            texts.insert(p.url.to_string(), p.content.text.clone());
             if is_key(p.url) {
                 template = Some(p.template.to_vec());
             }
         });
-        (template, compared as f64 / (compared + served).max(1) as f64)
+        (template, compared as f64 / (compared + served).max(1) as f64, texts)
     };
-    let (fast_template, _) = served_as(Serving::Fast);
-    let (selective_template, selective_compared) = served_as(Serving::Selective);
+    let (fast_template, _, fast_texts) = served_as(Serving::Fast);
+    let (selective_template, selective_compared, selective_texts) = served_as(Serving::Selective);
     let input = site_input(site.id.clone(), records, cfg.max_nodes);
     let mut document_frequency: HashMap<String, usize> = HashMap::new();
     let mut found = None;
@@ -146,6 +187,9 @@ fn run_one(
         if is_key(p.url) {
             found = Some((p.tree.clone(), p.template.to_vec(), texts.clone(), p.status, p.cluster));
         }
+        let url = p.url.as_str();
+        r.fast_lost.add_page(&p.content.text, fast_texts.get(url).map_or("", String::as_str));
+        r.selective_lost.add_page(&p.content.text, selective_texts.get(url).map_or("", String::as_str));
     });
     r.pages = summary.pages;
     let Some((tree, template, texts, status, cluster)) = found else {
@@ -258,6 +302,7 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
         print!(" {:>13}", cell(&mean(&|r| r.peers.get(name).copied().unwrap_or_default())));
     }
     println!();
+    words_lost(&results);
     if let Some(path) = json {
         std::fs::write(path, serde_json::to_string_pretty(&results).expect("results serialise"))
             .map_err(|e| format!("Cannot write {}: {e}.", path.display()))?;
@@ -265,10 +310,44 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
     Ok(())
 }
 
+/// Prints the content words `--fast` and `--selective` drop that the
+/// default keeps: the sites that lose any, the macro average over sites and
+/// the share over all words.
+fn words_lost(results: &[SiteAccuracy]) {
+    println!("\ncontent words the default keeps and the mode drops (every page of each site):");
+    println!("{:<14} {:>9} {:>16} {:>16}", "site", "words", "fast lost %", "selective lost %");
+    let row = |name: &str, words: usize, fast: f64, selective: f64| {
+        println!("{name:<14} {words:>9} {:>16.2} {:>16.2}", 100.0 * fast, 100.0 * selective);
+    };
+    for r in results.iter().filter(|r| r.fast_lost.lost + r.selective_lost.lost > 0) {
+        row(&r.site, r.fast_lost.words, r.fast_lost.share(), r.selective_lost.share());
+    }
+    let n = results.len().max(1) as f64;
+    let macro_of = |f: fn(&SiteAccuracy) -> WordsLost| results.iter().map(|r| f(r).share()).sum::<f64>() / n;
+    let total = |f: fn(&SiteAccuracy) -> WordsLost| {
+        results
+            .iter()
+            .map(f)
+            .fold(WordsLost::default(), |a, b| WordsLost { lost: a.lost + b.lost, words: a.words + b.words })
+    };
+    let words = total(|r| r.fast_lost).words;
+    row("macro avg", words, macro_of(|r| r.fast_lost), macro_of(|r| r.selective_lost));
+    row("all words", words, total(|r| r.fast_lost).share(), total(|r| r.selective_lost).share());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::page::dom::test_trees::tree;
+
+    #[test]
+    fn words_lost_count_each_repeat_the_mode_lacks() {
+        let mut lost = WordsLost::default();
+        lost.add_page("a b b c", "b a x");
+        lost.add_page("", "anything");
+        assert_eq!(lost, WordsLost { lost: 2, words: 4 }, "one b and the c");
+        assert!((lost.share() - 0.5).abs() < 1e-12);
+    }
 
     #[test]
     fn content_f1_counts_the_other_class() {

@@ -13,6 +13,7 @@ use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::mapping::Mapping;
 use crate::decide::compare_ahead::CompareAhead;
 use crate::decide::evidence::{judge, Evidence};
+use crate::decide::own_text::SameText;
 use crate::decide::template::{count, template, votes_needed};
 use crate::decide::text_recurrence::KeyText;
 use crate::decide::voters::{load_layout_peers, vote_pages, Processed};
@@ -131,12 +132,20 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let vote = vote_pages(cfg, source, key, &search.members, &loaded, compared).await;
     let cs_pages: Vec<Url> =
         vote.voters.iter().map(|&i| loaded[i].as_ref().expect("voters loaded").url.clone()).collect();
+    // The voters' own texts are read before their pages go.
+    let mut same_text = SameText::new(&key.tree);
+    if cfg.content.enabled {
+        for (&v, mapping) in vote.voters.iter().zip(&vote.mappings) {
+            same_text.add(&key.tree, &loaded[v].as_ref().expect("voters loaded").tree, mapping);
+        }
+    }
     // Freeing a page of 100,000 elements takes a while: a step each.
     for page in loaded {
         drop(page);
         source.pause_while_loading().await;
     }
     let template = template(cfg, &key.tree, &vote.mappings);
+    let template = if cfg.content.enabled { same_text.release(&key.tree, template) } else { template };
     let evidence = judge(&key.tree, &template, cs_pages.len(), vote.copies, cfg.votes.min(cfg.cs_size));
     let mapped = source.now_ms();
 

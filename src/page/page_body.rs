@@ -81,16 +81,42 @@ pub fn decode(body: &[u8], content_type: Option<&str>) -> String {
     decode_reporting(body, content_type).0
 }
 
-/// Like [`decode`], and whether some bytes were invalid in the page's
-/// charset (they became U+FFFD): a crawl counts such pages as broken.
-pub fn decode_reporting(body: &[u8], content_type: Option<&str>) -> (String, bool) {
+/// Like [`decode`], and how many bytes were invalid in the page's charset
+/// (each run of them became one U+FFFD, as a browser shows it): a crawl
+/// counts them, and refuses a body that is mostly such bytes.
+pub fn decode_reporting(body: &[u8], content_type: Option<&str>) -> (String, usize) {
     let encoding = Encoding::for_bom(body)
         .map(|(e, _)| e)
         .or_else(|| content_type.and_then(charset_of).and_then(label))
         .or_else(|| meta_charset(body))
         .unwrap_or(if std::str::from_utf8(body).is_ok() { UTF_8 } else { WINDOWS_1252 });
     let (text, _, malformed) = encoding.decode(body);
-    (text.into_owned(), malformed)
+    let invalid = if malformed { invalid_bytes(encoding, body) } else { 0 };
+    (text.into_owned(), invalid)
+}
+
+/// Bytes of `text` that are not UTF-8.
+pub fn invalid_utf8_bytes(text: &[u8]) -> usize {
+    invalid_bytes(UTF_8, text)
+}
+
+/// Bytes of `body` that are invalid in `encoding`, counted by decoding it
+/// again without replacement (only for a page known to hold some).
+fn invalid_bytes(encoding: &'static Encoding, body: &[u8]) -> usize {
+    use encoding_rs::DecoderResult;
+    let mut decoder = encoding.new_decoder_with_bom_removal();
+    let mut out = String::with_capacity(body.len().min(1 << 16) * 3);
+    let (mut read, mut invalid) = (0, 0);
+    loop {
+        out.clear();
+        let (result, n) = decoder.decode_to_string_without_replacement(&body[read..], &mut out, true);
+        read += n;
+        match result {
+            DecoderResult::InputEmpty => return invalid,
+            DecoderResult::OutputFull => out.reserve(out.capacity().max(64)),
+            DecoderResult::Malformed(bad, _) => invalid += usize::from(bad),
+        }
+    }
 }
 
 /// An encoding label as the HTML standard maps it: UTF-16 declared in
@@ -151,6 +177,18 @@ mod tests {
         assert_eq!(decode("<p>été</p>".as_bytes(), None), "<p>été</p>");
         assert_eq!(decode(b"<p>\xe9t\xe9</p>", None), "<p>été</p>", "invalid UTF-8 falls back to windows-1252");
         assert_eq!(decode(b"\xef\xbb\xbf<p>x</p>", Some("text/html; charset=windows-1252")), "<p>x</p>", "BOM first");
+    }
+
+    #[test]
+    fn invalid_bytes_become_replacement_characters_and_are_counted() {
+        let utf8 = Some("text/html; charset=utf-8");
+        assert_eq!(decode_reporting("<p>été</p>".as_bytes(), utf8), ("<p>été</p>".to_string(), 0));
+        let (text, invalid) = decode_reporting(b"<p>caf\xe9 cr\xe8me \xff\xfe</p>", utf8);
+        assert_eq!((text.as_str(), invalid), ("<p>caf\u{FFFD} cr\u{FFFD}me \u{FFFD}\u{FFFD}</p>", 4));
+        let (cut, invalid) = decode_reporting(b"<p>\xe2\x82</p>", utf8);
+        assert_eq!((cut.as_str(), invalid), ("<p>\u{FFFD}</p>", 2), "a cut sequence is one character of two bytes");
+        let long = ["<p>日本語</p>".repeat(30_000).as_bytes(), b"\xff"].concat();
+        assert_eq!(decode_reporting(&long, utf8).1, 1, "counted past one buffer");
     }
 
     #[test]
