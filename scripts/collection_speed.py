@@ -25,6 +25,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from importlib.metadata import version
 from pathlib import Path
@@ -42,10 +43,14 @@ def run_tex(tex, args, out="/dev/null"):
     """Wall seconds, CPU seconds and peak RSS (MB, as tex reports its own
     VmHWM: a child's ru_maxrss would include the Python parent it forked from)."""
     start = time.perf_counter()
-    proc = subprocess.Popen([tex, "collect", "--out", str(out), *args], stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    stderr = proc.stderr.read().decode()
+    # stderr goes to a file: a run over 20 copies lists 600 sites there,
+    # more than a pipe holds, and tex would wait on it forever.
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([tex, "collect", "--out", str(out), *args], stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        err.seek(0)
+        stderr = err.read().decode()
     if status != 0:
         sys.exit(f"tex collect failed: {stderr}")
     rss = re.search(r"peak RSS (\d+) MB", stderr)

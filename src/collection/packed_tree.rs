@@ -69,6 +69,11 @@ impl PackedTree {
         PackedTree { bytes: out.into_boxed_slice(), len: tree.len() }
     }
 
+    /// Elements of the tree as it was packed.
+    pub fn elements(&self) -> usize {
+        self.len
+    }
+
     /// The tree as it was packed.
     pub fn unpack(&self) -> Tree {
         let mut r = Reader { bytes: &self.bytes, at: 0 };

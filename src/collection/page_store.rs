@@ -62,6 +62,11 @@ pub struct PageStore {
     links_resolved: AtomicUsize,
     targets: Mutex<LinkTargets>,
     hot: Mutex<HotTrees>,
+    /// Which page each URL asked for names ([`PageStore::position`]): an
+    /// extraction asks for every link of its key page and of each page it
+    /// loads, the same menu links again and again, and spelling a URL as
+    /// its file's key was about 3 % of a collection's time.
+    positions: Mutex<HashMap<String, Option<usize>>>,
 }
 
 /// Elements of the unpacked snapshots a store keeps (about 300 bytes each):
@@ -79,12 +84,18 @@ const LISTS_PER_ELEMENT: usize = 2;
 /// lists mapped onto it so far. A page is kept from its second load on, so
 /// the many pages loaded once (each page as its own key) never push the
 /// menu's pages out.
+///
+/// A page larger than the budget is never kept, but the lists mapped onto
+/// it are (`large`): every unpacking of a page numbers its nodes alike, and
+/// on such a page the lists are the work (five representatives of pages of
+/// 200,000 siblings compared the same lists twenty times, issue 37).
 #[derive(Default)]
 struct HotTrees {
     kept: Vec<HotPage>,
     elements: usize,
     loaded_once: std::collections::HashSet<usize>,
     clock: u64,
+    large: HashMap<usize, Arc<Mutex<RepeatedLists>>>,
 }
 
 struct HotPage {
@@ -104,14 +115,19 @@ impl HotTrees {
         })
     }
 
-    /// The lists mapped onto page `i`, if `tree` is its kept snapshot.
-    fn lists(&mut self, i: usize, tree: &Arc<Tree>) -> Option<Arc<Mutex<RepeatedLists>>> {
-        let kept = self.kept.iter_mut().find(|k| k.page == i && Arc::ptr_eq(&k.tree, tree))?;
-        let full = kept.lists.lock().expect("no thread panicked holding it").len() > LISTS_PER_ELEMENT * tree.len();
+    /// The lists mapped onto page `i`, if `tree` is its kept snapshot, or
+    /// an unpacking of it (`unpacked_len` elements) too large to keep.
+    fn lists(&mut self, i: usize, tree: &Arc<Tree>, unpacked_len: usize) -> Option<Arc<Mutex<RepeatedLists>>> {
+        let lists = if tree.len() > HOT_ELEMENTS && tree.len() == unpacked_len {
+            self.large.entry(i).or_default()
+        } else {
+            &mut self.kept.iter_mut().find(|k| k.page == i && Arc::ptr_eq(&k.tree, tree))?.lists
+        };
+        let full = lists.lock().expect("no thread panicked holding it").len() > LISTS_PER_ELEMENT * tree.len();
         if full {
-            kept.lists = Arc::default();
+            *lists = Arc::default();
         }
-        Some(kept.lists.clone())
+        Some(lists.clone())
     }
 
     fn offer(&mut self, i: usize, tree: &Arc<Tree>) {
@@ -161,6 +177,7 @@ impl PageStore {
             return false;
         }
         self.index.insert(key, self.pages.len());
+        self.positions.get_mut().expect("no thread panicked holding it").clear();
         let (bytes, replaced_bytes) = (page.html.len(), page.replaced_bytes);
         let body = page.rendered.map_or(PageBody::Source(page.html), PageBody::Rendered);
         let tree = PackedTree::pack(&page.tree);
@@ -174,6 +191,7 @@ impl PageStore {
     pub fn sort(&mut self) {
         self.pages.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
         *self.hot.get_mut().expect("no thread panicked holding it") = HotTrees::default();
+        self.positions.get_mut().expect("no thread panicked holding it").clear();
         self.index = self.pages.iter().enumerate().map(|(i, p)| (key_of(&p.url), i)).collect();
     }
 
@@ -233,9 +251,15 @@ impl PageStore {
     }
 
     fn position(&self, url: &Url) -> Option<usize> {
+        let mut positions = self.positions.lock().expect("no thread panicked holding it");
+        if let Some(&known) = positions.get(url.as_str()) {
+            return known;
+        }
         let mut bare = url.clone();
         bare.set_query(None);
-        self.find_exact(url).or_else(|| self.find_exact(&bare))
+        let found = self.find_exact(url).or_else(|| self.find_exact(&bare));
+        positions.insert(url.as_str().to_owned(), found);
+        found
     }
 
     fn find_exact(&self, url: &Url) -> Option<usize> {
@@ -308,7 +332,8 @@ impl PageSource for StoreSource<'_> {
     /// A page kept unpacked comes with the lists mapped onto it before.
     fn mapped_lists(&self, page: &LoadedPage) -> Option<Arc<Mutex<RepeatedLists>>> {
         let i = self.store.position(&page.url)?;
-        self.store.hot.lock().expect("no thread panicked holding it").lists(i, &page.tree)
+        let unpacked_len = self.store.pages[i].tree.elements();
+        self.store.hot.lock().expect("no thread panicked holding it").lists(i, &page.tree, unpacked_len)
     }
 
     /// A page this source loaded carries its stored URL, so the URL finds
@@ -358,6 +383,12 @@ mod tests {
         assert_eq!(find("http://a.test/a%3Bb.html").as_deref(), Some("/a;b.html"));
         let mut again = store(&["http://a.test/about.html"]);
         assert!(!again.insert(Url::parse("http://a.test/about.html#x").unwrap(), page("<p>")));
+        let b = Url::parse("http://a.test/b").unwrap();
+        assert_eq!(again.find(&b).map(|p| p.url.path()), None);
+        assert!(again.insert(Url::parse("http://a.test/b.html").unwrap(), page("<p>b</p>")));
+        assert_eq!(again.find(&b).map(|p| p.url.path()), Some("/b.html"), "a page added after a miss is found");
+        again.sort();
+        assert_eq!(again.find(&b).map(|p| p.url.path()), Some("/b.html"), "and after sorting");
     }
 
     #[test]
@@ -399,6 +430,21 @@ mod tests {
         }
         assert_eq!(hot.kept.iter().map(|k| k.page).collect::<Vec<_>>(), [1, 2], "the least recently used went first");
         assert!(hot.elements <= HOT_ELEMENTS);
+    }
+
+    #[test]
+    fn a_page_too_large_to_keep_keeps_the_lists_mapped_onto_it() {
+        let mut s = store(&["http://a.test/small.html"]);
+        let big = admit(&"<i>x</i>".repeat(HOT_ELEMENTS).into_bytes(), None, 2 * HOT_ELEMENTS).unwrap();
+        s.insert(Url::parse("http://a.test/big.html").unwrap(), big);
+        let source = s.source(2 * HOT_ELEMENTS);
+        let load = |u: &str| futures::executor::block_on(source.load(&Url::parse(u).unwrap())).unwrap();
+        let (first, second) = (load("http://a.test/big.html"), load("http://a.test/big.html"));
+        assert!(!Arc::ptr_eq(&first.tree, &second.tree), "too large to keep unpacked");
+        let lists = source.mapped_lists(&first).expect("its lists are kept all the same");
+        assert!(Arc::ptr_eq(&lists, &source.mapped_lists(&second).unwrap()), "every unpacking shares them");
+        let other = LoadedPage { tree: Arc::new(s.pages()[0].tree.unpack()), ..first.clone() };
+        assert!(source.mapped_lists(&other).is_none(), "a tree that is not the page's is given none");
     }
 
     /// A partial crawl: the key links first to 30 pages the crawl did not
