@@ -83,7 +83,9 @@ pub fn copies(total: u32, kept: &[u32]) -> Vec<bool> {
 ///   own text from the site's.
 /// * by its vote: of the key's paragraphs (blocks of [`PARAGRAPH_WORDS`]
 ///   or more) that at most half the compared pages hold, the mapping keeps
-///   most, so the page would vote them template. A blog's home page and its
+///   most where the page holds them too, so it would vote them template
+///   (a wrapper the mapping keeps as the content's frame holds none of
+///   its text). A blog's home page and its
 ///   author page both print the latest post whole; each is a superset
 ///   though the other holds the post too. Labels are left out: a product
 ///   page beside listings is the only one to hold its layout's buttons and
@@ -136,7 +138,7 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
                     .pairs()
                     .filter(|(n, _)| body.contains(&n.index()))
                     .map(|(n, _)| key.node(n))
-                    .filter(|n| few.contains_key(&n.block))
+                    .filter(|n| few.contains_key(&n.block) && h.contains(&n.block))
                     .map(|n| n.words)
                     .sum();
                 f64::from(kept) >= needed
