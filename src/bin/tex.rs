@@ -520,11 +520,14 @@ fn run_extract_memory(site: PathBuf, key: String, cfg: Config, out: Output, file
         Recall::Reused { cluster, similarity, .. } => {
             say!("  memory          cluster {cluster} of this site, layout similarity {similarity:.2}: 0 loads")
         }
-        Recall::Extracted(x) => say!(
-            "  memory          no cluster fits: full method, {} loads; learnt as cluster {}",
-            x.loads,
-            memory.sites[&site_key].len() - 1
-        ),
+        Recall::Extracted(x) => match memory.sites.get(&site_key) {
+            Some(clusters) if !clusters.is_empty() => say!(
+                "  memory          no cluster fits: full method, {} loads; learnt as cluster {}",
+                x.loads,
+                clusters.len() - 1
+            ),
+            _ => say!("  memory          no cluster fits: full method, {} loads; nothing learnt", x.loads),
+        },
     }
     say!("  time            {ms:.1} ms (key page load included)");
     if has_gold(&tree) {
