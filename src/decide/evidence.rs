@@ -84,14 +84,14 @@ pub fn copies(total: u32, kept: &[u32]) -> Vec<bool> {
 /// * by its vote: of the key's paragraphs (blocks of [`PARAGRAPH_WORDS`]
 ///   or more) that at most half the compared pages hold, the mapping keeps
 ///   most where the page holds them too, so it would vote them template
-///   (a wrapper the mapping keeps as the content's frame holds none of
-///   its text). A blog's home page and its
-///   author page both print the latest post whole; each is a superset
-///   though the other holds the post too. Labels are left out: a product
-///   page beside listings is the only one to hold its layout's buttons and
-///   headings, and keeps them, without holding the key's text. A page holding the
-///   blocks elsewhere in its tree (an API module re-exporting the key's
-///   declarations) maps none of them and still votes.
+///   (a wrapper the mapping keeps as the content's frame holds none of its
+///   text). A blog's home page and its author page both print the latest
+///   post whole; each is a superset though the other holds the post too.
+///   Labels are left out: a product page beside listings is the only one
+///   to hold its layout's buttons and headings, and keeps them, without
+///   holding the key's text. A page holding the blocks elsewhere in its
+///   tree (an API module re-exporting the key's declarations) maps none of
+///   them and still votes.
 pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
     if pages.len() < 2 {
         return vec![false; pages.len()];
