@@ -158,28 +158,6 @@ export function freezeTests(test, assert, open) {
     });
   }
 
-  test('a page of 100,000 siblings and 200,000 elements recalled from the site\'s memory: the tab keeps ticking', async (t) => {
-    const server = await siteOf('/recall', wideOf);
-    let s;
-    try {
-      s = await open(`${server.origin}/recall/index.html`);
-      assert.equal(await s.extract(), null, 'the full extraction of the key page, remembered');
-      await s.close();
-      s = await open(`${server.origin}/recall/a.html`);
-      const run = await timed(s, () => s.extract());
-      const report = await s.report();
-      t.diagnostic(`recall took ${run.took} ms, longest heartbeat gap ${run.longest} ms; gaps over 100 ms [ended at, gap]: ${JSON.stringify(run.long)}`);
-      t.diagnostic(`${report?.total_nodes} nodes, ${report?.template_nodes} template; key snapshot ${round(report?.key_snapshot_ms)} ms, match ${round(report?.match_ms)} ms`);
-      assert.equal(run.out, null);
-      assert.equal(report.from_memory, true, 'the page was served from memory');
-      assert.ok(report.total_nodes > 190_000, 'the whole page was read');
-      // Issue 37 asks for 250 ms; the printed gaps are the measure (docs/limits.md, "A big key page").
-      assert.ok(run.longest < GAP_MS, `the tab froze for ${run.longest} ms during the recall`);
-    } finally {
-      await closeBoth(s, server);
-    }
-  });
-
   for (const [name, prefix, deep, bound] of [
     ['', '/deepcontent', DEEP_CONTENT, VIEW_GAP_MS],
     [', folded in a closed <details>', '/folded', FOLDED, ISSUE_37_GAP_MS],
@@ -225,26 +203,33 @@ export function freezeTests(test, assert, open) {
     }
   });
 
-  test('a page of 200,000 siblings recalled from the site\'s memory: the tab keeps ticking', async (t) => {
-    const server = await siteOf('/siblings', siblingsOf);
-    let s;
-    try {
-      s = await open(`${server.origin}/siblings/index.html`);
-      assert.equal(await s.extract(), null, 'the full extraction of the key page, remembered');
-      await s.close();
-      s = await open(`${server.origin}/siblings/a.html`);
-      const run = await timed(s, () => s.extract());
-      const report = await s.report();
-      t.diagnostic(`recall took ${run.took} ms, longest heartbeat gap ${run.longest} ms; gaps over 100 ms [ended at, gap]: ${JSON.stringify(run.long)}`);
-      t.diagnostic(`${report?.total_nodes} nodes, ${report?.template_nodes} template; key snapshot ${round(report?.key_snapshot_ms)} ms, match ${round(report?.match_ms)} ms`);
-      assert.equal(run.out, null);
-      assert.equal(report.from_memory, true, 'the page was served from memory');
-      assert.ok(report.total_nodes > 199_000, 'the whole page was read');
-      assert.ok(run.longest <= ISSUE_37_GAP_MS, `the tab froze for ${run.longest} ms during the recall`);
-    } finally {
-      await closeBoth(s, server);
-    }
-  });
+  for (const [what, prefix, pageOf, least, bound] of [
+    ['100,000 siblings and 200,000 elements', '/recall', wideOf, 190_000, GAP_MS],
+    // Issue 37 asks for 250 ms; the printed gaps are the measure (docs/limits.md, "A big key page").
+    ['200,000 siblings', '/siblings', siblingsOf, 199_000, ISSUE_37_GAP_MS],
+  ]) {
+    test(`a page of ${what} recalled from the site's memory: the tab keeps ticking`, async (t) => {
+      const server = await siteOf(prefix, pageOf);
+      let s;
+      try {
+        s = await open(`${server.origin}${prefix}/index.html`);
+        assert.equal(await s.extract(), null, 'the full extraction of the key page, remembered');
+        await s.close();
+        s = await open(`${server.origin}${prefix}/a.html`);
+        const run = await timed(s, () => s.extract());
+        const report = await s.report();
+        t.diagnostic(`recall took ${run.took} ms, longest heartbeat gap ${run.longest} ms; gaps over 100 ms [ended at, gap]: ${JSON.stringify(run.long)}`);
+        t.diagnostic(`${report?.total_nodes} nodes, ${report?.template_nodes} template; key snapshot ${round(report?.key_snapshot_ms)} ms, match ${round(report?.match_ms)} ms`);
+        assert.equal(run.out, null);
+        assert.equal(report.from_memory, true, 'the page was served from memory');
+        assert.ok(report.total_nodes > least, 'the whole page was read');
+        assert.ok(run.longest <= bound, `the tab froze for ${run.longest} ms during the recall`);
+      } finally {
+        await closeBoth(s, server);
+      }
+    });
+  }
+
 
   test('Cancel during the extraction of a key page of 100,000 nested <div>s takes effect at once', async (t) => {
     // The linked pages answer late, so the extraction still runs when Cancel is clicked, whatever the machine.
