@@ -158,7 +158,8 @@ fn a_page_with_a_few_invalid_bytes_is_kept_with_replacement_characters_in_every_
     std::fs::create_dir(&folder).unwrap();
     let warc_path = dir.path().join("crawl.warc");
     let jsonl_path = dir.path().join("pages.jsonl");
-    let (mut warc, mut jsonl) = (Vec::new(), Vec::new());
+    let escaped_path = dir.path().join("escaped.jsonl");
+    let (mut warc, mut jsonl, mut escaped) = (Vec::new(), Vec::new(), String::new());
     for n in 1..=5 {
         let body = if n == 2 { article_with_invalid_bytes(n) } else { article(n).into_bytes() };
         std::fs::write(folder.join(format!("a{n}.html")), &body).unwrap();
@@ -168,23 +169,32 @@ fn a_page_with_a_few_invalid_bytes_is_kept_with_replacement_characters_in_every_
         let line = serde_json::json!({"url": format!("http://j.test/a{n}.html"), "html": "HTML"}).to_string();
         let (before, after) = line.split_once("HTML").unwrap();
         jsonl.extend([before.as_bytes(), &body, after.as_bytes(), b"\n"].concat());
+        // As Python writes a page decoded with errors="surrogateescape": each invalid byte a lone surrogate escape.
+        let text = if n == 2 {
+            article_with_invalid_bytes(n).iter().map(|&b| if b == 0xe9 { '#' } else { b as char }).collect()
+        } else {
+            article(n)
+        };
+        let line = serde_json::json!({"url": format!("http://k.test/a{n}.html"), "html": text}).to_string();
+        escaped += &(line.replace('#', "\\udce9") + "\n");
     }
     std::fs::write(&warc_path, warc).unwrap();
     std::fs::write(&jsonl_path, jsonl).unwrap();
-    let (pages, summary, stderr) =
-        run(&[folder.to_str().unwrap(), warc_path.to_str().unwrap(), jsonl_path.to_str().unwrap()]);
-    assert_eq!(pages.len(), 15, "every page kept ({stderr})");
+    std::fs::write(&escaped_path, escaped).unwrap();
+    let inputs = [&folder, &warc_path, &jsonl_path, &escaped_path].map(|p| p.to_str().unwrap());
+    let (pages, summary, stderr) = run(&inputs);
+    assert_eq!(pages.len(), 20, "every page kept ({stderr})");
     assert_eq!(summary["rejected"], serde_json::json!({}), "{stderr}");
     let replaced: Vec<&Value> = pages.iter().filter(|p| p.get("replaced_bytes").is_some()).collect();
-    assert_eq!(replaced.len(), 3, "{stderr}");
+    assert_eq!(replaced.len(), 4, "{stderr}");
     for p in replaced {
         assert!(p["url"].as_str().unwrap().ends_with("/a2.html"), "{p}");
         assert_eq!(p["replaced_bytes"], 2, "{p}");
         assert!(p["content_text"].as_str().unwrap().contains("caf\u{fffd} cr\u{fffd}me words of the charlie"), "{p}");
     }
-    assert_eq!((summary["replaced_pages"].as_u64(), summary["replaced_bytes"].as_u64()), (Some(3), Some(6)));
+    assert_eq!((summary["replaced_pages"].as_u64(), summary["replaced_bytes"].as_u64()), (Some(4), Some(8)));
     assert!(summary["sites"].as_array().unwrap().iter().all(|s| s["replaced_pages"] == 1), "{summary}");
-    assert!(stderr.contains("3 pages kept with 6 bytes invalid in their charset"), "{stderr}");
+    assert!(stderr.contains("4 pages kept with 8 bytes invalid in their charset"), "{stderr}");
 }
 
 fn flate(bytes: &[u8]) -> std::io::Cursor<Vec<u8>> {

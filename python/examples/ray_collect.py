@@ -38,15 +38,16 @@ def file_pages(row):
     path = row["path"]
     read = tex.read_jsonl if path.lower().endswith((".jsonl", ".ndjson")) else tex.read_warc
     pages, _rejected = read(path)
-    return [{"site": p["site"], "url": p["url"], "body": p["body"], "content_type": p["content_type"]} for p in pages]
+    keep = ("site", "url", "body", "content_type", "replaced_bytes")
+    return [{k: p[k] for k in keep} for p in pages]
 
 
 def collect(site_pages: pd.DataFrame) -> pa.Table:
     """One site's pages in, one row per page out."""
     site = site_pages["site"].iloc[0]
     pages = [
-        (url, bytes(body), None if ct is None or pd.isna(ct) else ct)
-        for url, body, ct in zip(site_pages["url"], site_pages["body"], site_pages["content_type"])
+    keep = ("site", "url", "body", "content_type", "replaced_bytes")
+    return [{k: p[k] for k in keep} for p in pages]
     ]
     rows, _summary = tex.collect_site(site, pages)
     frame = pd.DataFrame(rows, columns=OUT_COLUMNS)

@@ -16,7 +16,7 @@ from pyspark.sql import SparkSession
 
 import template_extractor as tex
 
-PAGE_SCHEMA = "site string, url string, body binary, content_type string"
+PAGE_SCHEMA = "site string, url string, body binary, content_type string, replaced_bytes long"
 OUT_SCHEMA = (
     "url string, site string, cluster long, status string, template_share double, "
     "content_text string, content_html string, warning string, reason string, replaced_bytes long"
@@ -33,15 +33,17 @@ def file_pages(path):
     """The HTML pages of one WARC or JSONL file, as rows."""
     read = tex.read_jsonl if path.lower().endswith((".jsonl", ".ndjson")) else tex.read_warc
     pages, _rejected = read(path)
-    return [(p["site"], p["url"], p["body"], p["content_type"]) for p in pages]
+    return [(p["site"], p["url"], p["body"], p["content_type"], p["replaced_bytes"]) for p in pages]
 
 
 def collect(site_pages: pd.DataFrame) -> pd.DataFrame:
     """One site's pages in, one row per page out."""
     site = site_pages["site"].iloc[0]
     pages = [
-        (url, bytes(body), None if ct is None or pd.isna(ct) else ct)
-        for url, body, ct in zip(site_pages["url"], site_pages["body"], site_pages["content_type"])
+        (url, bytes(body), None if ct is None or pd.isna(ct) else ct, int(replaced))
+        for url, body, ct, replaced in zip(
+            site_pages["url"], site_pages["body"], site_pages["content_type"], site_pages["replaced_bytes"]
+        )
     ]
     rows, _summary = tex.collect_site(site, pages)
     frame = pd.DataFrame(rows, columns=OUT_COLUMNS)

@@ -18,10 +18,21 @@ fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bo
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// One page handed to `collect_site`: `replaced_bytes` is what
+/// `read_jsonl` already replaced (a line's bytes that were not UTF-8), so
+/// the page's row counts them as `tex collect` does.
+#[derive(FromPyObject)]
+enum PageArg {
+    Counted((String, Vec<u8>, Option<String>, usize)),
+    Plain((String, Vec<u8>, Option<String>)),
+}
+
 /// Removes the site's template from each of its pages.
 ///
 /// `pages` is a list of `(url, body, content_type)` tuples, `body` the
-/// page's bytes as captured and `content_type` the HTTP header or `None`;
+/// page's bytes as captured and `content_type` the HTTP header or `None`,
+/// or `(url, body, content_type, replaced_bytes)` with a page dict's
+/// `replaced_bytes` from `read_jsonl`;
 /// a URL is read as `tex collect` reads a record's (http or https, in the
 /// one spelling its links are resolved in).
 /// Returns `(rows, summary)`: one dict per admitted page (url, site,
@@ -35,7 +46,7 @@ fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bo
 fn collect_site<'py>(
     py: Python<'py>,
     site: String,
-    pages: Vec<(String, Vec<u8>, Option<String>)>,
+    pages: Vec<PageArg>,
     preset: &str,
     min_cluster: usize,
     markdown: bool,
@@ -57,8 +68,12 @@ fn collect_site<'py>(
     let mut rejected_urls = 0usize;
     let records: Vec<Record> = pages
         .into_iter()
-        .filter_map(|(url, body, content_type)| match web_url(&url) {
-            Ok(url) => Some(Record { site: site.clone(), url, body, content_type, replaced_bytes: 0 }),
+        .map(|page| match page {
+            PageArg::Counted(page) => page,
+            PageArg::Plain((url, body, content_type)) => (url, body, content_type, 0),
+        })
+        .filter_map(|(url, body, content_type, replaced_bytes)| match web_url(&url) {
+            Ok(url) => Some(Record { site: site.clone(), url, body, content_type, replaced_bytes }),
             Err(_) => {
                 rejected_urls += 1;
                 None
@@ -85,7 +100,8 @@ fn collect_site<'py>(
 /// Reads the HTML response records of a WARC or WARC.gz file.
 ///
 /// Returns `(pages, rejected)`: `pages` a list of dicts (site, url, body,
-/// content_type) with the site being the URL's origin, and `rejected` the
+/// content_type, replaced_bytes: bytes of a JSONL line already replaced)
+/// with the site being the URL's origin, and `rejected` the
 /// records left out while reading, by reason.
 #[pyfunction]
 fn read_warc<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
@@ -122,6 +138,7 @@ fn read<'py>(
                 d.set_item("url", r.url.as_str())?;
                 d.set_item("body", pyo3::types::PyBytes::new(py, &r.body))?;
                 d.set_item("content_type", r.content_type)?;
+                d.set_item("replaced_bytes", r.replaced_bytes)?;
                 pages.append(d)?;
             }
             Item::Left(reason) => rejected.add(reason),

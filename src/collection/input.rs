@@ -353,10 +353,15 @@ fn jsonl_records(file: &Path) -> Result<Box<dyn Iterator<Item = Item> + Send>, I
             Ok(_) => (line, 0),
             Err(_) => (String::from_utf8_lossy(&line).into_owned().into_bytes(), invalid_utf8_bytes(&line)),
         };
-        let Ok(page) = serde_json::from_slice::<JsonlPage>(&line) else {
+        let parsed = serde_json::from_slice::<JsonlPage>(&line).map(|page| (page, 0)).or_else(|e| {
+            let (line, lone) = super::lone_surrogates::replaced(&line).ok_or(e)?;
+            serde_json::from_slice::<JsonlPage>(&line).map(|page| (page, lone))
+        });
+        let Ok((page, lone)) = parsed else {
             first_bad.get_or_insert(i + 1);
             return Some(Item::Damaged(Damage::JsonlLine { path: path.clone(), line: i + 1 }));
         };
+        let replaced_bytes = replaced_bytes + lone;
         read = true;
         return Some(match web_url(&page.url) {
             Ok(url) => {

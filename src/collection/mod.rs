@@ -21,6 +21,7 @@
 pub mod cluster_agreement;
 pub mod input;
 pub mod layout_groups;
+pub mod lone_surrogates;
 pub mod packed_tree;
 pub mod page_admission;
 pub mod page_content;
