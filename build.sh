@@ -198,12 +198,12 @@ wheel() {
 # is compared with (a release build would add minutes of LTO to CI).
 python_tests() {
   wheel
-  cargo build --quiet --bin tex
+  cargo build --release --quiet --bin tex
   log "PySpark and Ray Data examples in local mode on the dev set, against tex collect"
-  "$PYENV/bin/python" python/tests/test_engines_match_cli.py target/debug/tex ../shared/bench/dev target/engines-test
+  "$PYENV/bin/python" python/tests/test_engines_match_cli.py target/release/tex ../shared/bench/dev target/engines-test
   log "WARC files written by wget and warcio from dev sites served on 127.0.0.1, through tex collect"
   apt_install wget
-  "$PYENV/bin/python" python/tests/test_real_warcs.py target/debug/tex ../shared/bench/dev target/real-warcs-test
+  "$PYENV/bin/python" python/tests/test_real_warcs.py target/release/tex ../shared/bench/dev target/real-warcs-test
 }
 
 collect_bench() {
@@ -257,13 +257,16 @@ run_tests() {
   scripts/html5ever.sh check
   ensure_browsers
   build
-  # The native release builds the tests run (tex for the e2e comparisons,
-  # the Python wheel) skip whole-program LTO: it is for speed, which no
-  # test measures, and costs minutes of CI on two cores. The extension's
-  # wasm, built above, keeps it.
-  export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
-  log "cargo test (native)"
-  cargo test
+  # The native tests run optimised, with debug assertions and overflow
+  # checks kept: unoptimised, the collection tests on 200,000-sibling pages
+  # and the dev-set tests took seven of CI's minutes. Their release builds
+  # (tex for the e2e comparisons, the Python wheel) skip whole-program LTO:
+  # it is for speed, which no test measures, and costs minutes of CI on two
+  # cores. The extension's wasm, built above, keeps it.
+  export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true
+  log "cargo test --release (native, with debug assertions and overflow checks)"
+  cargo test --release
   python_tests
   log "wasm-bindgen tests (headless Chromium and Firefox)"
   wasm_tests
