@@ -5,7 +5,8 @@
 //   click — what the popup's Extract button runs (runner.js callCore: the script
 //           round trips, the core's extraction, the report back), timed in the popup;
 //   limit — fetching and DOMParser-parsing exactly the pages that extraction
-//           loaded, 4 at a time, in the content script's world of the same tab.
+//           loaded (the key page as served, then the linked pages), 4 at a time,
+//           in the content script's world of the same tab.
 // Prints medians per page, click/limit, its median over the set, the core's
 // phases, and per synthetic shape the growth exponent of each phase
 // (slope of log time over log elements).
@@ -126,6 +127,7 @@ async function clickInPopup() {
   const ms = performance.now() - t0;
   if (!answer?.ok) return { error: answer?.error ?? 'no answer' };
   // The click returns the popup's summary; the loads' URLs are in the full report, kept in the page.
+  // The key page as served is one more page the click loads (src/served/served_key.rs).
   const r = (await callCore(id, 'state', true)).value.report;
   return {
     ms,
@@ -135,7 +137,8 @@ async function clickInPopup() {
     loads: r.loads,
     fetched: r.fetched,
     nodes: r.total_nodes,
-    urls: r.load_log.map((l) => l.url),
+    served_fetch_ms: r.key_source.fetch_ms,
+    urls: [r.key_source.url, ...r.load_log.map((l) => l.url)],
   };
 }
 
@@ -214,6 +217,7 @@ async function measurePage(browser, keyUrl, runs) {
       limit_ms: median(limits),
       core_ms: median(clicks.map((c) => c.timings.total_ms + c.key_snapshot_ms)),
       key_snapshot_ms: median(clicks.map((c) => c.key_snapshot_ms)),
+      served_fetch_ms: median(clicks.map((c) => c.served_fetch_ms)),
       again_ms: median(again.map((c) => c.ms)),
       // Touched clicks that read the page, and clicks again that kept the snapshot: each should be `runs`.
       fresh_reads: clicks.filter((c) => !c.kept).length,
@@ -263,12 +267,12 @@ function printRows(title, rows) {
   console.log(`\n== ${title} ==`);
   console.log(['page'.padEnd(16), 'nodes'.padStart(7), 'loads'.padStart(5), 'click'.padStart(8), 'limit'.padStart(8),
     'ratio'.padStart(6), 'again'.padStart(8), 'ratio'.padStart(6), 'core'.padStart(8), 'keysnap'.padStart(8),
-    ...PHASES.map((p) => SHORT[p].padStart(8))].join(' '));
+    'served'.padStart(8), ...PHASES.map((p) => SHORT[p].padStart(8))].join(' '));
   for (const r of rows) {
     if (r.error) { console.log(`${r.site.padEnd(16)} error: ${r.error}`); continue; }
     console.log([r.site.padEnd(16), String(r.nodes).padStart(7), String(r.loads).padStart(5), f1(r.click_ms).padStart(8),
       f1(r.limit_ms).padStart(8), f2(r.ratio).padStart(6), f1(r.again_ms).padStart(8), f2(r.again_ratio).padStart(6),
-      f1(r.core_ms).padStart(8), f1(r.key_snapshot_ms).padStart(8),
+      f1(r.core_ms).padStart(8), f1(r.key_snapshot_ms).padStart(8), f1(r.served_fetch_ms).padStart(8),
       ...PHASES.map((p) => f1(r[p]).padStart(8))].join(' '));
   }
   const ok = rows.filter((r) => !r.error);

@@ -118,6 +118,12 @@ fn speculation_window(n: usize, best: usize, misses: usize, concurrency: usize) 
     (missing + misses).clamp(1, concurrency.max(1))
 }
 
+/// How many of the first sorted links the search has loading before it
+/// processes any page: the loads worth starting early ([`crate::candidates::prefetch`]).
+pub fn first_window(cfg: &Config) -> usize {
+    speculation_window(cfg.cs_size, 0, 0, cfg.concurrency).min(cfg.max_loads)
+}
+
 /// Alg. 2 over the sorted links of the key page.
 ///
 /// Guided order (`cfg.guided_search`, an addition to the paper): a page that

@@ -2,8 +2,9 @@
 //! every address (`address`), the links a page offers and which of them may be fetched (`hyperlink`, `fetch_policy`),
 //! DOM distance and the order of links (`dom_distance`, `link_order`),
 //! where pages come from (`page_source`, the trait the browser, a folder and
-//! a crawl's store implement), and the n-complete subdigraph search that
-//! loads them (`complete_subdigraph`).
+//! a crawl's store implement), the n-complete subdigraph search that
+//! loads them (`complete_subdigraph`), and its first loads started early
+//! (`prefetch`).
 //!
 //! May use: `base`, `page`, `compare`.
 
@@ -14,3 +15,4 @@ pub mod fetch_policy;
 pub mod hyperlink;
 pub mod link_order;
 pub mod page_source;
+pub mod prefetch;

@@ -5,15 +5,20 @@
 //! through [`served_alignment`](crate::served::served_alignment). Nodes the scripts
 //! added never vote; when the served key page is unusable (a failed fetch,
 //! a login wall, a page unlike the live one), the live page is compared
-//! instead, as before, and the report says why.
+//! instead, as before, and the report says why. That GET is one more page
+//! of the origin: the first linked pages load beside it, not after it.
 
 use serde::Serialize;
+use url::Url;
 
 use crate::base::config::Config;
 use crate::base::error::{ExtractError, LoadError};
 use crate::candidates::address::normal_url;
-use crate::candidates::hyperlink::page_links;
+use crate::candidates::complete_subdigraph::first_window;
+use crate::candidates::hyperlink::{page_links, PageLink};
+use crate::candidates::link_order::sort_links;
 use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::candidates::prefetch::Prefetch;
 use crate::extraction::extract::{extract, Extraction};
 use crate::served::app_shell::{is_app_shell, routes_by_fragment, ShellWatch};
 use crate::served::served_alignment::align;
@@ -50,6 +55,8 @@ pub enum Fallback {
 /// added to the live page.
 #[derive(Clone, Debug, Serialize)]
 pub struct KeySource {
+    /// The served GET's address.
+    pub url: Url,
     pub path: KeyPath,
     pub fallback: Option<Fallback>,
     /// Share of the live page's elements found in the served page.
@@ -83,20 +90,26 @@ pub async fn extract_live<S: PageSource>(
     if live.tree.len() > cfg.max_nodes {
         return Err(ExtractError::TooLarge { nodes: live.tree.len(), limit: cfg.max_nodes });
     }
-    if page_links(&live.tree, &live.url).is_empty() {
+    let links = page_links(&live.tree, &live.url);
+    if links.is_empty() {
         return Err(if routes_by_fragment(&live.tree, &live.url) {
             ExtractError::HashRoutes
         } else {
             ExtractError::NoLinks
         });
     }
+    let url = normal_url(&live.url);
+    let ahead = Prefetch::new(source);
     let t0 = source.now_ms();
-    let served = source.load(&normal_url(&live.url)).await;
+    let served = ahead.beside(source.load(&url), || first_candidates(cfg, source, live, &links)).await;
     let fetch_ms = source.now_ms() - t0;
     let served = match served {
         Ok(page) => page,
         Err(error) if source.cancelled() => return Err(ExtractError::KeyPage(error)),
-        Err(error) => return on_live(cfg, source, live, Fallback::LoadFailed { error }, (0.0, fetch_ms, 0.0)).await,
+        Err(error) => {
+            let get = KeyGet { url, fallback: Fallback::LoadFailed { error } };
+            return on_live(cfg, &ahead, live, get, (0.0, fetch_ms, 0.0)).await;
+        }
     };
     // Each long step of a big page's extraction starts a slice of its own.
     source.pause_while_loading().await;
@@ -108,14 +121,16 @@ pub async fn extract_live<S: PageSource>(
     if is_app_shell(live_share, served_links) {
         return Err(ExtractError::AppShell);
     }
+    let measured = (live_share, fetch_ms, align_ms);
     if live_share < USABLE_SHARE {
-        return on_live(cfg, source, live, Fallback::Unlike, (live_share, fetch_ms, align_ms)).await;
+        return on_live(cfg, &ahead, live, KeyGet { url, fallback: Fallback::Unlike }, measured).await;
     }
     if served_links == 0 {
-        return on_live(cfg, source, live, Fallback::NoServedLinks, (live_share, fetch_ms, align_ms)).await;
+        return on_live(cfg, &ahead, live, KeyGet { url, fallback: Fallback::NoServedLinks }, measured).await;
     }
     source.pause_while_loading().await;
-    let x = extract(cfg, source, &served).await?;
+    let mut x = extract(cfg, &ahead, &served).await?;
+    x.fetched += ahead.unused();
     let template = alignment.carry(&served.tree, &live.tree, &x.template);
     let added = alignment.added();
     let added_in_template = added.iter().zip(&template).filter(|(a, t)| **a && **t).count();
@@ -124,6 +139,7 @@ pub async fn extract_live<S: PageSource>(
     x.timings.snapshot_ms += live.snapshot_ms;
     x.timings.total_ms += fetch_ms + align_ms;
     let key_source = KeySource {
+        url,
         path: KeyPath::Served,
         fallback: None,
         live_share,
@@ -135,6 +151,21 @@ pub async fn extract_live<S: PageSource>(
     Ok(LiveExtraction { extraction: x, added, key_source })
 }
 
+/// The first links of the live page that the search would load, loaded
+/// beside the served key page: on most pages the served page links to the
+/// same pages in the same order, and a page loaded early for nothing is
+/// one request the report counts in `fetched`.
+fn first_candidates<S: PageSource>(cfg: &Config, source: &S, live: &LoadedPage, links: &[PageLink]) -> Vec<Url> {
+    let sorted = sort_links(&live.tree, &live.url, links);
+    sorted.into_iter().filter(|l| !source.lacks(&l.url)).take(first_window(cfg)).map(|l| l.url).collect()
+}
+
+/// The served GET that could not stand for the live page, and why.
+struct KeyGet {
+    url: Url,
+    fallback: Fallback,
+}
+
 /// Today's comparison of the live page, with the reason it was needed;
 /// `measured` is the live share, the fetch's and the alignment's time.
 /// When every linked page it loaded is an app shell (the served key page
@@ -142,22 +173,24 @@ pub async fn extract_live<S: PageSource>(
 /// sentence, not the thin template those shells would give.
 async fn on_live<S: PageSource>(
     cfg: &Config,
-    source: &S,
+    ahead: &Prefetch<'_, S>,
     live: &LoadedPage,
-    fallback: Fallback,
+    get: KeyGet,
     measured: (f64, f64, f64),
 ) -> Result<LiveExtraction, ExtractError> {
     let (live_share, fetch_ms, align_ms) = measured;
-    let watch = ShellWatch::new(source, &live.tree);
+    let watch = ShellWatch::new(ahead, &live.tree);
     let result = extract(cfg, &watch, live).await;
     if watch.all_shells() {
         return Err(ExtractError::AppShell);
     }
     let mut extraction = result?;
     extraction.timings.total_ms += fetch_ms + align_ms;
+    extraction.fetched += ahead.unused();
     let key_source = KeySource {
+        url: get.url,
         path: KeyPath::Live,
-        fallback: Some(fallback),
+        fallback: Some(get.fallback),
         live_share,
         added_by_scripts: 0,
         added_in_template: 0,

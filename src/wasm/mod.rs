@@ -227,7 +227,8 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
     let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
     notify(&progress, "loading", 0, planned);
     let loaded = Cell::new(0usize);
-    // The first load is the key page as served (`served_key`), not a linked page.
+    // One load is the key page as served (`served_key`), not a linked page; it
+    // loads beside the first linked pages, so the first to end is left out.
     let key_served = Cell::new(false);
     let on_step = Box::new(move |step| match step {
         Step::Loaded if !key_served.replace(true) => {}
