@@ -9,7 +9,9 @@
 //! fragments. So the voters' own text at the mapped place is compared too:
 //! an element whose own text is a paragraph's worth of words, most of its
 //! subtree's words, and held by none of the voters that map it, is content
-//! with everything under it.
+//! with everything under it. A page served from template memory holds the
+//! skeletons to the same rule (`template_memory::PreparedCluster::serve`):
+//! a skeleton node keeps the text hash of its representative's element.
 
 use crate::compare::mapping::Mapping;
 use crate::decide::text_recurrence::subtree_words;
@@ -44,28 +46,31 @@ impl SameText {
 
     /// The template without the elements whose own text is the page's, and
     /// their subtrees (the result stays top-down closed).
-    pub fn release(&self, key: &Tree, mut template: Vec<bool>) -> Vec<bool> {
-        let Some(body) = key.body() else { return template };
-        let words = subtree_words(key);
-        let mut i = body.index() + 1;
-        let end = key.subtree(body).end;
-        while i < end {
-            let node = key.node(NodeId(i as u32));
-            let own = template[i]
-                && node.text != 0
-                && self.same[i] == 0
-                && node.words >= MIN_WORDS
-                && 2 * node.words >= words[i];
-            if own {
-                let subtree = key.subtree(NodeId(i as u32));
-                template[subtree.clone()].iter_mut().for_each(|t| *t = false);
-                i = subtree.end;
-            } else {
-                i += 1;
-            }
-        }
-        template
+    pub fn release(&self, key: &Tree, template: Vec<bool>) -> Vec<bool> {
+        release(key, &subtree_words(key), template, |i| self.same[i] > 0)
     }
+}
+
+/// `template` without each element whose own text is the page's, and its
+/// subtree: a paragraph's worth of words, most of its subtree's words, and
+/// not `held(index)` by the pages that map it. `words` is
+/// [`subtree_words`] of `tree`; the result stays top-down closed.
+pub fn release(tree: &Tree, words: &[u32], mut template: Vec<bool>, held: impl Fn(usize) -> bool) -> Vec<bool> {
+    let Some(body) = tree.body() else { return template };
+    let mut i = body.index() + 1;
+    let end = tree.subtree(body).end;
+    while i < end {
+        let node = tree.node(NodeId(i as u32));
+        let own = template[i] && node.text != 0 && node.words >= MIN_WORDS && 2 * node.words >= words[i] && !held(i);
+        if own {
+            let subtree = tree.subtree(NodeId(i as u32));
+            template[subtree.clone()].iter_mut().for_each(|t| *t = false);
+            i = subtree.end;
+        } else {
+            i += 1;
+        }
+    }
+    template
 }
 
 #[cfg(test)]

@@ -29,8 +29,9 @@ use crate::base::error::ExtractError;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::repeated_lists::{etdm_remembering, ListSignatures, RepeatedLists};
 use crate::decide::current_item::{pair_current_items, SubtreeTexts};
+use crate::decide::own_text::release;
 use crate::decide::template::map_page;
-use crate::decide::text_recurrence::{keep_repeated_content, KeyText, TextBlocks};
+use crate::decide::text_recurrence::{keep_repeated_content, subtree_words, KeyText, TextBlocks};
 use crate::extraction::extract::{extract, Extraction};
 use crate::page::dom::{Gold, Node, NodeId, Tree};
 use crate::page::generated_names::is_generated;
@@ -293,7 +294,8 @@ impl Cluster {
     /// Maps the skeleton onto a page of the same layout, as the full method
     /// maps its key page onto a candidate: a page node is template when a
     /// skeleton node maps onto it (and, with text evidence on, when the
-    /// page repeats that node's text as a candidate would).
+    /// page repeats that node's text as a candidate would, and its own text,
+    /// a paragraph's worth, is the skeleton node's: `decide::own_text`).
     pub fn apply(&self, cfg: &Config, page: &Tree) -> Vec<bool> {
         self.prepare().map_or_else(|| vec![false; page.len()], |p| p.apply(cfg, page))
     }
@@ -336,6 +338,8 @@ pub struct ServedPage<'t> {
     subtree_texts: SubtreeTexts,
     /// Read when the content signal is on.
     blocks: Option<TextBlocks>,
+    /// The page's subtree word counts, read when the content signal is on.
+    words: Option<Vec<u32>>,
     /// The lists earlier skeletons mapped onto the page.
     lists: RepeatedLists,
 }
@@ -344,7 +348,7 @@ impl<'t> ServedPage<'t> {
     pub fn new(page: &'t Tree) -> Self {
         let tree = page.without_generated();
         let subtree_texts = SubtreeTexts::of(&tree);
-        Self { tree, subtree_texts, blocks: None, lists: RepeatedLists::default() }
+        Self { tree, subtree_texts, blocks: None, words: None, lists: RepeatedLists::default() }
     }
 }
 
@@ -362,7 +366,7 @@ impl PreparedCluster<'_> {
 
     /// [`PreparedCluster::apply`] on a page other clusters serve too.
     pub fn serve(&self, cfg: &Config, served: &mut ServedPage) -> Vec<bool> {
-        let ServedPage { tree, subtree_texts, blocks, lists } = served;
+        let ServedPage { tree, subtree_texts, blocks, words, lists } = served;
         let page = &**tree;
         let mut template = vec![false; page.len()];
         let mut mapping = match cfg.algorithm {
@@ -374,10 +378,20 @@ impl PreparedCluster<'_> {
             let blocks = blocks.get_or_insert_with(|| TextBlocks::of(page));
             mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
         }
-        for (_, image) in mapping.pairs() {
+        // With text evidence on, the skeleton is one more voter for the
+        // own-text rule: a page's element whose own text differs from that of
+        // the skeleton node mapped onto it (a lead paragraph where the
+        // representative's element had none) holds the page's text.
+        let mut held = vec![false; page.len()];
+        for (n, image) in mapping.pairs() {
             template[image.index()] = true;
+            held[image.index()] = self.skeleton.node(n).text == page.node(image).text;
         }
-        template
+        if !cfg.content.enabled {
+            return template;
+        }
+        let words = words.get_or_insert_with(|| subtree_words(page));
+        release(page, words, template, |i| held[i])
     }
 }
 
@@ -552,6 +566,36 @@ mod tests {
         assert_eq!(reused, full(&cfg, key, &after[2..]), "the same template as a full extraction after the redeploy");
         assert!(tags(key, &reused).contains(&"aside".to_string()));
         assert!(!tags(key, &reused).contains(&"section".to_string()));
+    }
+
+    /// A representative whose neighbours showed the same mini-cart learnt
+    /// its box with the cart as template; a later page of the layout has its
+    /// description written straight into that box. The box has no own text
+    /// on the representative, so it maps onto the page's, and the cart, the
+    /// only text of the skeleton the page lacks, reads as the frame of the
+    /// content: the mapping alone kept the description as template.
+    #[test]
+    fn a_served_page_keeps_its_own_paragraph_where_the_skeleton_had_other_text() {
+        use crate::page::html::{parse, snapshot};
+        let page = |inside: &str| {
+            snapshot(&parse(&format!(
+                "<html><body><nav><a href=/a>Home</a><a href=/b>Shop</a></nav><div class=box>{inside}</div>\
+                 <footer><p>Every page of this shop ends with this footer</p></footer></body></html>"
+            )))
+            .unwrap()
+        };
+        let cart = "<ul><li>Hibiki twelve years, one bottle</li></ul>";
+        let description = "This single malt was distilled in the spring of one year and bottled twelve years \
+                           later after resting in sherry casks, which gives it notes of dried fruit and spice";
+        let cfg = Config::default();
+        let seen = page(cart);
+        let cluster = Cluster::learn(&cfg, &url("seen.html"), &seen, &vec![true; seen.len()]);
+        let served = page(description);
+        let template = cluster.apply(&cfg, &served);
+        let at = |tag: &str| served.nodes().find(|(_, n)| &*n.tag == tag).unwrap().0.index();
+        assert!(!template[at("div")], "the description is the page's: content");
+        assert!(template[at("nav")] && template[at("footer")] && template[at("p")], "the frame stays template");
+        assert!(cluster.apply(&cfg, &seen).iter().all(|&t| t), "the skeleton's own page is template throughout");
     }
 
     #[test]
