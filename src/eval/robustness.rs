@@ -202,7 +202,7 @@ pub fn own_text(key: &Blocks, others: &[&Blocks]) -> Blocks {
     key.iter()
         .filter_map(|(&h, &w)| {
             let shared = others.iter().filter_map(|o| o.get(&h)).copied().max().unwrap_or(0);
-            (w > shared).then_some((h, w - shared))
+            (w > shared).then(|| (h, w - shared))
         })
         .collect()
 }
@@ -729,6 +729,12 @@ mod tests {
         // Counted over all the key's words, the menu alone would make the
         // neighbour a copy: why the key's own text is what is counted.
         assert!(contained(&key, &neighbour).unwrap() >= COPY_SHARE);
+    }
+
+    #[test]
+    fn a_block_another_key_holds_more_of_is_not_the_keys_own() {
+        let (key, other): (Blocks, Blocks) = ([(1, 3), (2, 7)].into(), [(1, 5)].into());
+        assert_eq!(own_text(&key, &[&other]), [(2, 7)].into());
     }
 
     #[test]
