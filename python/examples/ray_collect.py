@@ -46,8 +46,10 @@ def collect(site_pages: pd.DataFrame) -> pa.Table:
     """One site's pages in, one row per page out."""
     site = site_pages["site"].iloc[0]
     pages = [
-    keep = ("site", "url", "body", "content_type", "replaced_bytes")
-    return [{k: p[k] for k in keep} for p in pages]
+        (url, bytes(body), None if ct is None or pd.isna(ct) else ct, int(replaced))
+        for url, body, ct, replaced in zip(
+            site_pages["url"], site_pages["body"], site_pages["content_type"], site_pages["replaced_bytes"]
+        )
     ]
     rows, _summary = tex.collect_site(site, pages)
     frame = pd.DataFrame(rows, columns=OUT_COLUMNS)
