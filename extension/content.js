@@ -248,7 +248,7 @@ if (!globalThis.texCore) {
       return this.starting;
     },
 
-    /** The same core translated to JavaScript by wasm2js (tex_asm.js). */
+    /** The same core translated to JavaScript by wasm2js (tex_asm.js, its data segments in tex_asm_data.js). */
     initFromAsm() {
       if (this.engine) return this.engine;
       core.initFromExports(globalThis.texAsm);

@@ -43,7 +43,7 @@ async function startCore(tabId) {
   if (!loaded) await api.scripting.executeScript({ target: { tabId }, files: CORE_FILES });
   const engine = await inTab(tabId, () => globalThis.texCore.init());
   if (engine !== 'needs-wasm2js') return engine;
-  await api.scripting.executeScript({ target: { tabId }, files: ['tex_asm.js'] });
+  await api.scripting.executeScript({ target: { tabId }, files: ['tex_asm_data.js', 'tex_asm.js'] });
   return inTab(tabId, () => globalThis.texCore.initFromAsm());
 }
 

@@ -1,7 +1,11 @@
 // Bundles wasm2js's ES-module output with esbuild into a classic script
 // defining `globalThis.texAsm(imports) -> exports`, loadable by
 // scripting.executeScript where a page's CSP forbids compiling WebAssembly.
-// Usage: node wasm2js-classic.mjs in.mjs out.js
+// The memory's data segments (base64 strings) go to a script of their own,
+// run first (`globalThis.texAsmData`): addons-linter, and so AMO's review,
+// refuses to parse a script above 5 MiB, and the code alone was at the limit.
+// Usage: node wasm2js-classic.mjs in.mjs out.js   (writes out.js and out_data.js)
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import { build } from 'esbuild';
@@ -47,7 +51,7 @@ const importsFromArgument = {
   },
 };
 
-await build({
+const bundle = await build({
   stdin: {
     contents: `import * as asm from ${JSON.stringify(resolve(input))};
 import { guarded, watch } from 'tex:grow-guard';
@@ -63,6 +67,14 @@ export default guarded(asm);`,
   footer: { js: 'return texAsmModule.default;\n};' },
   plugins: [importsFromArgument],
   minifyWhitespace: true,
-  outfile: output,
+  write: false,
   logLevel: 'warning',
 });
+
+/** Base64 string literals this long are data segments; code holds none. */
+const DATA = /"[A-Za-z0-9+/=]{4096,}"/g;
+const data = [];
+const code = bundle.outputFiles[0].text.replace(DATA, (literal) => `texAsmData[${data.push(literal) - 1}]`);
+if (data.length === 0) throw new Error('wasm2js output without data segments: has its shape changed?');
+writeFileSync(output, code);
+writeFileSync(output.replace(/\.js$/, '_data.js'), `globalThis.texAsmData=[${data.join(',')}];\n`);
