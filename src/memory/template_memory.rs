@@ -378,17 +378,19 @@ impl PreparedCluster<'_> {
             let blocks = blocks.get_or_insert_with(|| TextBlocks::of(page));
             mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
         }
+        for (_, image) in mapping.pairs() {
+            template[image.index()] = true;
+        }
+        if !cfg.content.enabled {
+            return template;
+        }
         // With text evidence on, the skeleton is one more voter for the
         // own-text rule: a page's element whose own text differs from that of
         // the skeleton node mapped onto it (a lead paragraph where the
         // representative's element had none) holds the page's text.
         let mut held = vec![false; page.len()];
         for (n, image) in mapping.pairs() {
-            template[image.index()] = true;
             held[image.index()] = self.skeleton.node(n).text == page.node(image).text;
-        }
-        if !cfg.content.enabled {
-            return template;
         }
         let words = words.get_or_insert_with(|| subtree_words(page));
         release(page, words, template, |i| held[i])
