@@ -157,7 +157,7 @@ pub fn collect_site(
     // A representative's extraction is its own: the page loop takes it
     // from here instead of extracting the page again (up to nine times a
     // group; the result and its loads are the same).
-    let mut extracted: HashMap<usize, (Result<Vec<bool>, String>, usize)> = HashMap::new();
+    let mut extracted: HashMap<usize, Own> = HashMap::new();
     for (g, members) in groups.iter().enumerate() {
         members.iter().for_each(|&i| group_of[i] = g);
         if members.len() < opts.min_cluster.max(1) {
@@ -172,8 +172,8 @@ pub fn collect_site(
         let mut clusters = Vec::new();
         for r in representatives(&layouts, members).into_iter().take(REPRESENTATIVES_TRIED) {
             match learn(cfg, store, r) {
-                Ok((cluster, template, loads)) => {
-                    extracted.insert(r, (Ok(template.clone()), loads));
+                Ok((cluster, template, loads, weakness)) => {
+                    extracted.insert(r, Own { template: Ok(template.clone()), loads, weakness });
                     report.loads += loads;
                     report.learnt_from.get_or_insert_with(|| store.pages()[r].url.to_string());
                     report.error = None;
@@ -184,7 +184,7 @@ pub fn collect_site(
                     }
                 }
                 Err((error, loads)) => {
-                    extracted.insert(r, (Err(error.clone()), loads));
+                    extracted.insert(r, Own { template: Err(error.clone()), loads, weakness: None });
                     report.loads += loads;
                     if first.is_none() {
                         report.error = Some(error);
@@ -218,7 +218,7 @@ pub fn collect_site(
         })
         .collect();
     for (i, page) in store.pages().iter().enumerate() {
-        let PageTemplate { cluster, status, tree, template, own_loads, failure } =
+        let PageTemplate { cluster, status, tree, template, own_loads, failure, own_weakness } =
             page_template(cfg, opts, store, i, &learnt[group_of[i]], &prepared[group_of[i]], &mut extracted);
         let tree = &*tree;
         match cluster {
@@ -240,7 +240,7 @@ pub fn collect_site(
         summary.add_page(page.bytes, content.html.len(), content.page_words, content.content_words);
         summary.replaced_pages += usize::from(page.replaced_bytes > 0);
         summary.replaced_bytes += page.replaced_bytes;
-        let (_, weakness) = judge_template(tree, &template);
+        let weakness = judge_template(tree, &template).1.or(own_weakness);
         summary.weak += usize::from(weakness.is_some());
         let whole = (content.template_share == 0.0).then(|| match (status, failure.as_deref()) {
             (PageStatus::NoTemplate, _) => {
@@ -269,8 +269,9 @@ pub fn collect_site(
 }
 
 /// A page's cluster, status, tree and template, the loads its own
-/// extraction made, and why that failed when the page was extracted on
-/// its own and it did.
+/// extraction made, and, when the page was extracted on its own alone, why
+/// that failed or the weakness of its evidence (one voter where more were
+/// sought): no cluster's votes make up for it.
 struct PageTemplate {
     cluster: Option<usize>,
     status: PageStatus,
@@ -278,6 +279,15 @@ struct PageTemplate {
     template: Vec<bool>,
     own_loads: usize,
     failure: Option<String>,
+    own_weakness: Option<Weakness>,
+}
+
+/// A page's own extraction: its template or why it failed, its loads, and
+/// the weakness the extraction said of its evidence.
+struct Own {
+    template: Result<Vec<bool>, String>,
+    loads: usize,
+    weakness: Option<Weakness>,
 }
 
 /// The template page `i` of a group gets, from its own extraction, the
@@ -290,7 +300,7 @@ fn page_template(
     i: usize,
     group: &GroupTemplate,
     clusters: &[(PreparedCluster, usize)],
-    extracted: &mut HashMap<usize, (Result<Vec<bool>, String>, usize)>,
+    extracted: &mut HashMap<usize, Own>,
 ) -> PageTemplate {
     let page = &store.pages()[i];
     let none = |tree: &Tree| vec![false; tree.len()];
@@ -301,15 +311,18 @@ fn page_template(
     };
     let (id, representative, learnt, learnt_from) = match group {
         GroupTemplate::Small => {
-            let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
-            let (template, failure) = alone(own, &tree);
-            return PageTemplate { cluster: None, status: PageStatus::Unclustered, tree, template, own_loads, failure };
+            let (own, tree) = own_extraction(cfg, store, i, extracted, None);
+            let (template, failure) = alone(own.template, &tree);
+            let (own_loads, own_weakness) = (own.loads, own.weakness);
+            let status = PageStatus::Unclustered;
+            return PageTemplate { cluster: None, status, tree, template, own_loads, failure, own_weakness };
         }
         GroupTemplate::Failed(id) => {
             let tree = store.tree(i);
             let template = none(&tree);
             let status = PageStatus::NoTemplate;
-            return PageTemplate { cluster: Some(*id), status, tree, template, own_loads: 0, failure: None };
+            let own_weakness = None;
+            return PageTemplate { cluster: Some(*id), status, tree, template, own_loads: 0, failure: None, own_weakness };
         }
         GroupTemplate::Learnt { id, representative, template, clusters: learnt_from } => {
             (*id, *representative, template, learnt_from)
@@ -322,6 +335,7 @@ fn page_template(
         template,
         own_loads,
         failure: None,
+        own_weakness: None,
     };
     if representative == i {
         let tree = store.tree(i);
@@ -332,9 +346,10 @@ fn page_template(
         return done(PageStatus::Representative, tree, template, 0);
     }
     if !clusters.first().is_some_and(|(c, _)| c.fits(&page.layout).0) {
-        let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
-        let (template, failure) = alone(own, &tree);
-        return PageTemplate { failure, ..done(PageStatus::Unfit, tree, template, own_loads) };
+        let (own, tree) = own_extraction(cfg, store, i, extracted, None);
+        let (template, failure) = alone(own.template, &tree);
+        let own_weakness = own.weakness;
+        return PageTemplate { failure, own_weakness, ..done(PageStatus::Unfit, tree, template, own.loads) };
     }
     match opts.serving {
         Serving::Fast => {
@@ -343,15 +358,15 @@ fn page_template(
             done(PageStatus::Served, tree, template, 0)
         }
         Serving::Compared => {
-            let (own, own_loads, tree) = own_extraction(cfg, store, i, extracted, None);
-            match own {
-                Ok(own) => {
-                    let template = joined(&tree, &own, majority(cfg, clusters, &tree, &own));
-                    done(PageStatus::Compared, tree, template, own_loads)
+            let (own, tree) = own_extraction(cfg, store, i, extracted, None);
+            match own.template {
+                Ok(template) => {
+                    let template = joined(&tree, &template, majority(cfg, clusters, &tree, &template));
+                    done(PageStatus::Compared, tree, template, own.loads)
                 }
                 Err(_) => {
                     let template = votes(cfg, clusters, &tree).union();
-                    done(PageStatus::Served, tree, template, own_loads)
+                    done(PageStatus::Served, tree, template, own.loads)
                 }
             }
         }
@@ -367,11 +382,11 @@ fn page_template(
             }
             // The page's tree as unpacked here, or as its extraction loaded it: the same snapshot.
             match own_extraction(cfg, store, i, extracted, Some(tree)) {
-                (Ok(own), own_loads, tree) => {
+                (Own { template: Ok(own), loads, .. }, tree) => {
                     let template = joined(&tree, &own, votes.majority());
-                    done(PageStatus::Compared, tree, template, own_loads)
+                    done(PageStatus::Compared, tree, template, loads)
                 }
-                (Err(_), own_loads, tree) => done(PageStatus::Served, tree, union, own_loads),
+                (Own { loads, .. }, tree) => done(PageStatus::Served, tree, union, loads),
             }
         }
     }
@@ -384,32 +399,37 @@ fn own_extraction(
     cfg: &Config,
     store: &PageStore,
     i: usize,
-    extracted: &mut HashMap<usize, (Result<Vec<bool>, String>, usize)>,
+    extracted: &mut HashMap<usize, Own>,
     unpacked: Option<Arc<Tree>>,
-) -> (Result<Vec<bool>, String>, usize, Arc<Tree>) {
+) -> (Own, Arc<Tree>) {
     let unpacked = || unpacked.unwrap_or_else(|| store.tree(i));
-    if let Some((template, loads)) = extracted.remove(&i) {
-        return (template, loads, unpacked());
+    if let Some(own) = extracted.remove(&i) {
+        return (own, unpacked());
     }
     let (key, result) = extract_page(cfg, store, i);
     let tree = key.map_or_else(unpacked, |key| key.tree);
-    match result {
-        Ok((template, loads)) => (Ok(template), loads, tree),
-        Err((e, loads)) => (Err(e), loads, tree),
-    }
+    let own = match result {
+        Ok((template, loads, weakness)) => Own { template: Ok(template), loads, weakness },
+        Err((e, loads)) => Own { template: Err(e), loads, weakness: None },
+    };
+    (own, tree)
 }
 
-/// Extracts the template of page `r` with the store as page source: the
-/// learnt cluster, the template and the loads, or why it failed.
-fn learn(cfg: &Config, store: &PageStore, r: usize) -> Result<(Cluster, Vec<bool>, usize), (String, usize)> {
+/// A representative's learnt cluster, template, loads and evidence's weakness.
+type Learnt = (Cluster, Vec<bool>, usize, Option<Weakness>);
+
+/// Extracts the template of page `r` with the store as page source: what
+/// it [`Learnt`], or why it failed.
+fn learn(cfg: &Config, store: &PageStore, r: usize) -> Result<Learnt, (String, usize)> {
     let (key, result) = extract_page(cfg, store, r);
-    let (template, loads) = result?;
+    let (template, loads, weakness) = result?;
     let key = key.expect("a template is extracted from a loaded page");
-    Ok((Cluster::learn(cfg, &key.url, &key.tree, &template), template, loads))
+    Ok((Cluster::learn(cfg, &key.url, &key.tree, &template), template, loads, weakness))
 }
 
-/// A page's template and the loads it took, or why it failed and the loads made.
-type Extracted = Result<(Vec<bool>, usize), (String, usize)>;
+/// A page's template, the loads it took and its evidence's weakness, or
+/// why it failed and the loads made.
+type Extracted = Result<(Vec<bool>, usize, Option<Weakness>), (String, usize)>;
 
 /// The page `r` as the store loaded it (`None` when it could not be), and
 /// its extraction.
@@ -420,7 +440,10 @@ fn extract_page(cfg: &Config, store: &PageStore, r: usize) -> (Option<LoadedPage
             Ok(key) => key,
             Err(e) => return (None, Err((e.to_string(), 0))),
         };
-        let result = extract(cfg, &source, &key).await.map(|x| (x.template, x.loads)).map_err(|e| (e.to_string(), 1));
+        let result = extract(cfg, &source, &key)
+            .await
+            .map(|x| (x.template, x.loads, x.evidence.weakness))
+            .map_err(|e| (e.to_string(), 1));
         (Some(key), result)
     })
 }
@@ -484,6 +507,28 @@ mod tests {
         assert!(summary.bytes_removed > 0.3 && summary.words_removed > 0.2, "{summary:?}");
     }
 
+    #[test]
+    fn a_page_extracted_on_its_own_from_one_voter_says_so() {
+        let mut store = PageStore::new();
+        for n in 1..=2 {
+            let other = 3 - n;
+            let html = format!(
+                "<html><body><nav><a href=/p{other}.html>Other</a><a href=/p{n}.html>This</a></nav>\
+                 <main><p>{}</p></main><footer><p>Site footer text</p></footer></body></html>",
+                article(n)
+            );
+            let url = Url::parse(&format!("http://site.test/p{n}.html")).unwrap();
+            store.insert(url, admit(html.as_bytes(), None, 10_000).unwrap());
+        }
+        let input = SiteInput { site: "site.test".into(), store, rejected: Rejections::default() };
+        let mut seen = Vec::new();
+        // Too few pages for a cluster: each page is extracted on its own, with its one link as voter.
+        let opts = CollectOptions { min_cluster: 3, ..CollectOptions::default() };
+        let summary = collect_site(&Config::default(), &opts, input, |p| seen.push((p.status, p.weakness)));
+        assert_eq!(seen, [(PageStatus::Unclustered, Some(Weakness::OneVoter)); 2]);
+        assert_eq!(summary.weak, 2);
+    }
+
     /// The store as page source without its kept links: every load's
     /// links resolved again, as before they were kept.
     struct Unkept<'a>(super::super::page_store::StoreSource<'a>);
@@ -508,7 +553,7 @@ mod tests {
         store.sort();
         let mut loads = 0;
         for r in 0..store.len() {
-            let kept = learn(&cfg, &store, r).map(|(_, template, loads)| (template, loads));
+            let kept = learn(&cfg, &store, r).map(|(_, template, loads, _)| (template, loads));
             let unkept = futures::executor::block_on(async {
                 let source = Unkept(store.source(cfg.max_nodes));
                 let key = source.load(&store.pages()[r].url).await.unwrap();

@@ -11,14 +11,12 @@ use url::Url;
 
 use crate::base::config::Config;
 use crate::collection::input::{Input, Item};
-use crate::collection::page_admission::admit;
-use crate::collection::page_content::own_texts;
 use crate::collection::run::site_input;
 use crate::collection::site_collection::{collect_site, CollectOptions, PageStatus, Serving};
 use crate::eval::bench::{read_set, run_site, SiteInfo};
+use crate::eval::markup_labels::{self, texts_by_url, MarkupWords};
 use crate::eval::score::{score, Score};
 use crate::page::dom::Tree;
-use crate::page::html::parse;
 use crate::sources::file_urls::page_key;
 use crate::sources::site_folder::SiteFolder;
 
@@ -68,6 +66,8 @@ pub struct SiteAccuracy {
     /// over every page of the site.
     pub fast_lost: WordsLost,
     pub selective_lost: WordsLost,
+    /// The default's content against each page's own markup.
+    pub markup: MarkupWords,
     pub key_page: Accuracy,
     pub frequency: Accuracy,
     /// Page-level extractors by name.
@@ -135,6 +135,7 @@ fn run_one(
         selective_compared: 0.0,
         fast_lost: WordsLost::default(),
         selective_lost: WordsLost::default(),
+        markup: MarkupWords::default(),
         key_page: Accuracy { template_f1: key_page.score.f1, content_f1: content_f1(&key_page.score) },
         frequency: Accuracy::default(),
         peers: BTreeMap::new(),
@@ -147,15 +148,8 @@ fn run_one(
             return r;
         }
     };
-    // Each page's own texts, for the text baselines: the collection keeps
-    // no parsed document, so they are read from the records first.
-    let texts_of: HashMap<String, Vec<String>> = records
-        .iter()
-        .filter_map(|r| {
-            let page = admit(&r.body, r.content_type.as_deref(), cfg.max_nodes).ok()?;
-            Some((r.url.to_string(), own_texts(&parse(&page.html))))
-        })
-        .collect();
+    // Each page's own texts, for the text baselines and the markup's labels.
+    let texts_of = texts_by_url(&records, cfg.max_nodes);
     // The key page's address in the folder, whatever script its file name is in.
     let key = page_key(&SiteFolder::new(&site.dir, cfg.max_nodes).url_of(&site.key));
     let is_key = |url: &Url| page_key(url) == key;
@@ -190,6 +184,7 @@ fn run_one(
         let url = p.url.as_str();
         r.fast_lost.add_page(&p.content.text, fast_texts.get(url).map_or("", String::as_str));
         r.selective_lost.add_page(&p.content.text, selective_texts.get(url).map_or("", String::as_str));
+        r.markup.add_page(p.tree, texts, &p.content.text);
     });
     r.pages = summary.pages;
     let Some((tree, template, texts, status, cluster)) = found else {
@@ -303,6 +298,7 @@ pub fn command(set: &Path, peers: Option<&Path>, min_cluster: usize, json: Optio
     }
     println!();
     words_lost(&results);
+    markup_labels::print(&results.iter().map(|r| (r.site.clone(), r.markup)).collect::<Vec<_>>());
     if let Some(path) = json {
         std::fs::write(path, serde_json::to_string_pretty(&results).expect("results serialise"))
             .map_err(|e| format!("Cannot write {}: {e}.", path.display()))?;

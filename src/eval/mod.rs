@@ -3,7 +3,8 @@
 //! `tex bench` and Check benchmarks' comparison (`bench`), and the
 //! collection mode's benchmark beside other extractors (`collection_bench`),
 //! and what needs no gold on an unlabelled corpus: self-agreement,
-//! degenerate evidence, key page against collection (`robustness`).
+//! degenerate evidence, key page against collection (`robustness`), and
+//! a collection's content against each page's own markup (`markup_labels`).
 //!
 //! May use: every layer below (`base` to `collection`).
 
@@ -11,6 +12,8 @@
 pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod collection_bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod markup_labels;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod robustness;
 pub mod score;

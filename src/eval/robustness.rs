@@ -25,6 +25,7 @@ use crate::collection::run::site_input;
 use crate::collection::site_collection::{collect_site, CollectOptions, PageStatus};
 use crate::decide::evidence::Weakness;
 use crate::decide::template::map_page;
+use crate::eval::markup_labels::{self, texts_by_url, MarkupWords};
 use crate::extraction::extract::{extract, Extraction};
 use crate::page::dom::Tree;
 use crate::sources::file_urls::page_key;
@@ -301,6 +302,8 @@ pub struct SiteResult {
     pub collection_template: Option<f64>,
     pub collection_content: Option<f64>,
     pub collection_error: Option<String>,
+    /// The collection's content against each page's own markup.
+    pub markup: MarkupWords,
     pub seconds: f64,
 }
 
@@ -341,20 +344,26 @@ fn voter_blocks(cfg: &Config, dir: &Path, x: &Extraction) -> Vec<(String, Blocks
 /// (`tex collect`'s defaults) run on the site's folder.
 type CollectedKey = (Tree, Vec<bool>, PageStatus);
 
-fn collected_keys(cfg: &Config, site: &CorpusSite) -> Result<Vec<Option<CollectedKey>>, String> {
+/// [`CollectedKey`]s, and every page's content against its own markup.
+fn collected_keys(cfg: &Config, site: &CorpusSite) -> Result<(Vec<Option<CollectedKey>>, MarkupWords), String> {
     let records: Vec<_> =
         Input::Folder(site.dir.clone()).records().map_err(|e| e.to_string())?.filter_map(Item::page).collect();
+    let texts = texts_by_url(&records, cfg.max_nodes);
+    let mut markup = MarkupWords::default();
     let probe = SiteFolder::new(&site.dir, cfg.max_nodes);
     let keys: Vec<String> = site.keys.iter().map(|k| page_key(&probe.url_of(k))).collect();
     let mut found: Vec<Option<CollectedKey>> = vec![None; keys.len()];
     collect_site(cfg, &CollectOptions::default(), site_input(site.id.clone(), records, cfg.max_nodes), |p| {
+        if let Some(own) = texts.get(p.url.as_str()) {
+            markup.add_page(p.tree, own, &p.content.text);
+        }
         for (i, key) in keys.iter().enumerate() {
             if page_key(p.url) == *key {
                 found[i] = Some((p.tree.clone(), p.template.to_vec(), p.status));
             }
         }
     });
-    Ok(found)
+    Ok((found, markup))
 }
 
 /// Measures one site.
@@ -414,8 +423,10 @@ pub fn run_site(cfg: &Config, site: &CorpusSite) -> SiteResult {
     }
 
     let mut collection_error = None;
+    let mut markup = MarkupWords::default();
     match collected_keys(cfg, site) {
-        Ok(found) => {
+        Ok((found, words)) => {
+            markup = words;
             for ((r, mine), theirs) in keys.iter_mut().zip(&extracted).zip(found) {
                 match (mine, theirs) {
                     (Some((tree, template)), Some((ctree, ctemplate, status))) => {
@@ -446,6 +457,7 @@ pub fn run_site(cfg: &Config, site: &CorpusSite) -> SiteResult {
         collection_template: with(|a| a.template_jaccard),
         collection_content: with(|a| a.content_jaccard),
         collection_error,
+        markup,
         keys,
         pairs,
         seconds: started.elapsed().as_secs_f64(),
@@ -602,6 +614,7 @@ pub fn command(dir: &Path, preset: &str, cfg: &Config, json: Option<&Path>) -> R
     print_rows("genre", &genres);
     print_rows("language", &languages);
     print_rows("", std::slice::from_ref(&overall));
+    markup_labels::print(&results.iter().map(|r| (r.id.clone(), r.markup)).collect::<Vec<_>>());
     for r in &results {
         for k in r.keys.iter().filter(|k| k.error.is_some()) {
             println!("{} {}: {}", r.id, k.key, k.error.as_deref().unwrap_or_default());
@@ -759,6 +772,7 @@ mod tests {
             collection_template: None,
             collection_content: None,
             collection_error: None,
+            markup: MarkupWords::default(),
             seconds: 0.0,
         };
         let row = Row::of("docs", &[&site]);
