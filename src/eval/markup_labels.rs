@@ -114,10 +114,6 @@ impl MarkupWords {
             }
         }
         self.lost += content.values().sum::<usize>();
-        if std::env::var("TEX_MARKUP_DEBUG").is_ok() {
-            let lost: Vec<_> = content.iter().filter(|(_, n)| **n > 0).map(|(w, _)| *w).collect();
-            eprintln!("LOST {} of {}: {}", content.values().sum::<usize>(), self.content, lost.join(" ").chars().take(300).collect::<String>());
-        }
     }
 
     /// Content words lost, as a share of the marked content's.
