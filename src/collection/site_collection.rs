@@ -321,8 +321,15 @@ fn page_template(
             let tree = store.tree(i);
             let template = none(&tree);
             let status = PageStatus::NoTemplate;
-            let own_weakness = None;
-            return PageTemplate { cluster: Some(*id), status, tree, template, own_loads: 0, failure: None, own_weakness };
+            return PageTemplate {
+                cluster: Some(*id),
+                status,
+                tree,
+                template,
+                own_loads: 0,
+                failure: None,
+                own_weakness: None,
+            };
         }
         GroupTemplate::Learnt { id, representative, template, clusters: learnt_from } => {
             (*id, *representative, template, learnt_from)

@@ -182,8 +182,8 @@ mod tests {
         assert_eq!(
             parts(&t).unwrap(),
             [
-                Unmarked, Unmarked, Template, Template, Content, Content, Content, Unmarked, Unmarked, Content, Unmarked,
-                Unmarked, Unmarked, Template, Unmarked, Template
+                Unmarked, Unmarked, Template, Template, Content, Content, Content, Unmarked, Unmarked, Content,
+                Unmarked, Unmarked, Unmarked, Template, Unmarked, Template
             ]
         );
         assert!(parts(&tree("html( body( article article ) )")).is_none(), "two articles mark no one content");
@@ -196,8 +196,16 @@ mod tests {
     fn lost_content_and_left_template_words_are_counted_with_repeats() {
         let t = tree("html( body( nav( a ) main( p p ) ) )");
         let mut m = MarkupWords::default();
-        m.add_page(&t, &texts(&["", "", "", "Home News", "", "Hello world", "Home again"]), "Home Hello world Home News");
-        assert_eq!(m, MarkupWords { pages: 1, content: 4, lost: 1, output: 5, template_left: 2 }, "again lost; Home and News left");
+        m.add_page(
+            &t,
+            &texts(&["", "", "", "Home News", "", "Hello world", "Home again"]),
+            "Home Hello world Home News",
+        );
+        assert_eq!(
+            m,
+            MarkupWords { pages: 1, content: 4, lost: 1, output: 5, template_left: 2 },
+            "again lost; Home and News left"
+        );
         m.add_page(&tree("html( body( p ) )"), &texts(&["", "", "x"]), "x");
         assert_eq!(m.pages, 1, "a page without labels is not counted");
     }
