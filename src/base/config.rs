@@ -61,8 +61,10 @@ pub struct Equality {
     /// of the comparison (`state_marker`). Off in the published presets.
     pub state_markers: bool,
     /// Pair the one element of a tag among two mapped nodes' children when
-    /// its children are built alike, whatever its classes (`lone_kin`: a
-    /// wrapper a theme update renamed). Off in the published presets.
+    /// its children are built alike, whatever its classes, and below
+    /// `<body>` the one unpaired child between two pairs that also shares
+    /// links (`lone_kin`: a wrapper a theme update renamed). Off in the
+    /// published presets.
     pub lone_kin: bool,
 }
 

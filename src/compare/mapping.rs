@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::base::config::Config;
 use crate::compare::equality::{between, ceiling, Side};
-use crate::compare::lone_kin::lone_kin;
+use crate::compare::lone_kin::{between_pairs, lone_kin};
 use crate::compare::state_marker::{moving, StateMarkers};
 use crate::page::dom::{NodeId, Tree};
 
@@ -281,6 +281,8 @@ impl<'a> SiblingMatch<'a> {
         if cfg.equality.lone_kin {
             let kin = lone_kin(t1, self.s1, t2, self.s2, &accepted, cfg.preserve_order);
             accepted.extend(kin);
+            let between = between_pairs(t1, self.s1, t2, self.s2, &accepted);
+            accepted.extend(between);
         }
         accepted.into_iter().map(|(i, j)| (self.s1[i as usize], self.s2[j as usize])).collect()
     }

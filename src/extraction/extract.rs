@@ -477,6 +477,37 @@ mod tests {
         assert!(x.evidence.weakness.is_none(), "{:?}", x.evidence);
     }
 
+    /// The same theme update, where the header and footer pair and only the
+    /// wrapper between them, holding the article and a sidebar of links,
+    /// was renamed on the key page (classes and an attribute added).
+    #[test]
+    fn a_renamed_wrapper_between_a_paired_header_and_footer_keeps_its_sidebar() {
+        let page = |n: &str, wrapper: &str| {
+            let archive: String =
+                ["a", "b", "c", "d"].iter().map(|p| format!("<li><a href=/{p}.html>Old {p}</a></li>")).collect();
+            format!(
+                "<html><body><header class=top><nav class=menu><a href=/a.html>A</a> <a href=/b.html>B</a> \
+                 <a href=/c.html>C</a></nav></header><div{wrapper}><div class=container>\
+                 <main class=notTemplate><h1>{n}</h1><p>The {n} page tells its own story in its own words.</p></main>\
+                 <aside class=side><h3>Archive</h3><ul>{archive}</ul></aside></div></div>\
+                 <footer class=foot><p>Copyright the site</p><a href=/d.html>About</a></footer></body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            ("/a.html", page("alpha", " class='wrap theme-v2' data-theme=2")),
+            ("/b.html", page("beta", " class='wrap theme-v1'")),
+            ("/c.html", page("gamma", " class='wrap theme-v1'")),
+            ("/d.html", page("delta", " class='wrap theme-v1'")),
+        ]);
+        let (key, x) = run(&site, "/a.html");
+        for frame in ["menu", "side", "foot"] {
+            assert!(all_template(&key, &x, frame, true), "{frame} is the frame");
+        }
+        let own: Vec<crate::page::dom::NodeId> =
+            key.tree.nodes().filter(|(_, n)| &*n.tag == "h1" || n.words > 5).map(|(i, _)| i).collect();
+        assert!(own.len() == 2 && own.iter().all(|i| !x.template[i.index()]), "the story is content");
+    }
+
     /// A forum thread's replies are built alike on every thread, each with a
     /// fixed "Reply" link; their text differs. The replies are content, the
     /// element holding them is the template's container for them.
