@@ -365,7 +365,12 @@ fn pages_saved_with_their_query_in_the_file_name_are_pages_of_their_own() {
 fn tex_runs_on_jemalloc_with_its_own_options() {
     let output = cargo_bin_cmd!("tex").arg("--version").env("_RJEM_MALLOC_CONF", "stats_print:true").output().unwrap();
     let stats = String::from_utf8_lossy(&output.stderr);
-    for option in ["opt.percpu_arena: \"percpu\"", "opt.dirty_decay_ms: 250", "opt.muzzy_decay_ms: 0"] {
+    for option in [
+        "opt.percpu_arena: \"percpu\"",
+        "opt.dirty_decay_ms: 250",
+        "opt.muzzy_decay_ms: 0",
+        "opt.oversize_threshold: 0",
+    ] {
         assert!(stats.contains(option), "{option} not in jemalloc's statistics:\n{stats}");
     }
 }

@@ -20,6 +20,12 @@ use crate::page::dom::{NodeId, Tree};
 /// for: the item itself, its link, and an element inside the link.
 const DEPTH: usize = 2;
 
+/// The children of each element read on the way down: a menu entry has a
+/// few; a sibling with thousands (a page's list of 200,000 items below
+/// `<body>`) is no entry, and reading them all in every comparison of the
+/// list it stands in made that list's cost grow with the page.
+const WIDTH: usize = 32;
+
 /// Class and attribute-name hashes left out of a comparison, each sorted.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct StateMarkers {
@@ -96,7 +102,7 @@ fn near(t: &Tree, n: NodeId) -> Near {
         acc.names = node.classes.iter().fold(acc.names, |sum, &h| sum.wrapping_add(h));
         acc.names = node.attributes.iter().fold(acc.names, |sum, &h| sum.wrapping_add(h.rotate_left(1)));
         if depth < DEPTH {
-            for &c in &node.children {
+            for &c in node.children.iter().take(WIDTH) {
                 walk(t, c, depth + 1, acc);
             }
         }
@@ -151,7 +157,7 @@ fn carried_once(t: &Tree, list: &[NodeId]) -> Vec<(Token, usize)> {
             tokens.extend(node.classes.iter().map(|&hash| Token { is_class: true, hash }));
             tokens.extend(node.attributes.iter().map(|&hash| Token { is_class: false, hash }));
             if depth < DEPTH {
-                stack.extend(node.children.iter().map(|&c| (c, depth + 1)));
+                stack.extend(node.children.iter().take(WIDTH).map(|&c| (c, depth + 1)));
             }
         }
         // A sibling carries a token once, however many of its nodes show it.

@@ -17,6 +17,11 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// resident until the kernel reclaims them). With 1 and 20 copies of the dev
 /// set this kept peak memory at 147 and 152 MB, against 162 and 174 MB with
 /// one second; a site's pages are mostly reused well within that time, so
-/// the CPU time did not change measurably.
+/// the CPU time did not change measurably. Allocations over 8 MB (a large
+/// page's node vectors) come from the arenas like the rest
+/// (`oversize_threshold:0`) instead of being mapped and handed back one by
+/// one: over 20 copies of the dev set that took 214 → 182 s of wall time
+/// and 68 → 36 s of system time at the same peak memory (230 / 231 MB).
 #[export_name = "_rjem_malloc_conf"]
-static MALLOC_CONF: Option<&u8> = Some(&b"percpu_arena:percpu,dirty_decay_ms:250,muzzy_decay_ms:0\0"[0]);
+static MALLOC_CONF: Option<&u8> =
+    Some(&b"percpu_arena:percpu,dirty_decay_ms:250,muzzy_decay_ms:0,oversize_threshold:0\0"[0]);
