@@ -20,8 +20,10 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// the CPU time did not change measurably. Allocations over 8 MB (a large
 /// page's node vectors) come from the arenas like the rest
 /// (`oversize_threshold:0`) instead of being mapped and handed back one by
-/// one: over 20 copies of the dev set that took 214 → 182 s of wall time
-/// and 68 → 36 s of system time at the same peak memory (230 / 231 MB).
+/// one: over 20 copies of the dev set (two jobs) that took 214 → 182 s of
+/// wall time and 68 → 36 s of system time at the same peak memory (230 /
+/// 231 MB); with one job over the dev set's folders the time did not
+/// change and the peak rose from about 227 to 243–280 MB.
 #[export_name = "_rjem_malloc_conf"]
 static MALLOC_CONF: Option<&u8> =
     Some(&b"percpu_arena:percpu,dirty_decay_ms:250,muzzy_decay_ms:0,oversize_threshold:0\0"[0]);
