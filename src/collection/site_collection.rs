@@ -171,25 +171,21 @@ pub fn collect_site(
         let mut first: Option<(usize, Vec<bool>)> = None;
         let mut clusters = Vec::new();
         for r in representatives(&layouts, members).into_iter().take(REPRESENTATIVES_TRIED) {
-            match learn(cfg, store, r) {
-                Ok((cluster, template, loads, weakness)) => {
-                    extracted.insert(r, Own { template: Ok(template.clone()), loads, weakness });
-                    report.loads += loads;
+            let (cluster, own) = learn(cfg, store, r);
+            report.loads += own.loads;
+            match (&own.template, cluster) {
+                (Ok(template), Some(cluster)) => {
                     report.learnt_from.get_or_insert_with(|| store.pages()[r].url.to_string());
                     report.error = None;
-                    first.get_or_insert((r, template));
+                    first.get_or_insert_with(|| (r, template.clone()));
                     clusters.push(cluster);
-                    if clusters.len() == JOINED {
-                        break;
-                    }
                 }
-                Err((error, loads)) => {
-                    extracted.insert(r, Own { template: Err(error.clone()), loads, weakness: None });
-                    report.loads += loads;
-                    if first.is_none() {
-                        report.error = Some(error);
-                    }
-                }
+                (Err(error), _) if first.is_none() => report.error = Some(error.clone()),
+                _ => {}
+            }
+            extracted.insert(r, own);
+            if clusters.len() == JOINED {
+                break;
             }
         }
         summary.clusters.push(report);
@@ -413,45 +409,32 @@ fn own_extraction(
     if let Some(own) = extracted.remove(&i) {
         return (own, unpacked());
     }
-    let (key, result) = extract_page(cfg, store, i);
-    let tree = key.map_or_else(unpacked, |key| key.tree);
-    let own = match result {
-        Ok((template, loads, weakness)) => Own { template: Ok(template), loads, weakness },
-        Err((e, loads)) => Own { template: Err(e), loads, weakness: None },
-    };
-    (own, tree)
+    let (key, own) = extract_page(cfg, store, i);
+    (own, key.map_or_else(unpacked, |key| key.tree))
 }
 
-/// A representative's learnt cluster, template, loads and evidence's weakness.
-type Learnt = (Cluster, Vec<bool>, usize, Option<Weakness>);
-
-/// Extracts the template of page `r` with the store as page source: what
-/// it [`Learnt`], or why it failed.
-fn learn(cfg: &Config, store: &PageStore, r: usize) -> Result<Learnt, (String, usize)> {
-    let (key, result) = extract_page(cfg, store, r);
-    let (template, loads, weakness) = result?;
-    let key = key.expect("a template is extracted from a loaded page");
-    Ok((Cluster::learn(cfg, &key.url, &key.tree, &template), template, loads, weakness))
+/// Extracts the template of page `r` with the store as page source: the
+/// cluster learnt from it when the extraction succeeded, and the extraction.
+fn learn(cfg: &Config, store: &PageStore, r: usize) -> (Option<Cluster>, Own) {
+    let (key, own) = extract_page(cfg, store, r);
+    let cluster = key.zip(own.template.as_ref().ok()).map(|(key, t)| Cluster::learn(cfg, &key.url, &key.tree, t));
+    (cluster, own)
 }
-
-/// A page's template, the loads it took and its evidence's weakness, or
-/// why it failed and the loads made.
-type Extracted = Result<(Vec<bool>, usize, Option<Weakness>), (String, usize)>;
 
 /// The page `r` as the store loaded it (`None` when it could not be), and
 /// its extraction.
-fn extract_page(cfg: &Config, store: &PageStore, r: usize) -> (Option<LoadedPage>, Extracted) {
+fn extract_page(cfg: &Config, store: &PageStore, r: usize) -> (Option<LoadedPage>, Own) {
     let source = store.source(cfg.max_nodes);
     futures::executor::block_on(async {
         let key = match source.load(&store.pages()[r].url).await {
             Ok(key) => key,
-            Err(e) => return (None, Err((e.to_string(), 0))),
+            Err(e) => return (None, Own { template: Err(e.to_string()), loads: 0, weakness: None }),
         };
-        let result = extract(cfg, &source, &key)
-            .await
-            .map(|x| (x.template, x.loads, x.evidence.weakness))
-            .map_err(|e| (e.to_string(), 1));
-        (Some(key), result)
+        let own = match extract(cfg, &source, &key).await {
+            Ok(x) => Own { template: Ok(x.template), loads: x.loads, weakness: x.evidence.weakness },
+            Err(e) => Own { template: Err(e.to_string()), loads: 1, weakness: None },
+        };
+        (Some(key), own)
     })
 }
 
@@ -560,7 +543,8 @@ mod tests {
         store.sort();
         let mut loads = 0;
         for r in 0..store.len() {
-            let kept = learn(&cfg, &store, r).map(|(_, template, loads, _)| (template, loads));
+            let (_, own) = learn(&cfg, &store, r);
+            let kept = own.template.map(|t| (t, own.loads)).map_err(|e| (e, own.loads));
             let unkept = futures::executor::block_on(async {
                 let source = Unkept(store.source(cfg.max_nodes));
                 let key = source.load(&store.pages()[r].url).await.unwrap();

@@ -423,10 +423,8 @@ pub fn run_site(cfg: &Config, site: &CorpusSite) -> SiteResult {
     }
 
     let mut collection_error = None;
-    let mut markup = MarkupWords::default();
-    match collected_keys(cfg, site) {
-        Ok((found, words)) => {
-            markup = words;
+    let markup = match collected_keys(cfg, site) {
+        Ok((found, markup)) => {
             for ((r, mine), theirs) in keys.iter_mut().zip(&extracted).zip(found) {
                 match (mine, theirs) {
                     (Some((tree, template)), Some((ctree, ctemplate, status))) => {
@@ -439,9 +437,13 @@ pub fn run_site(cfg: &Config, site: &CorpusSite) -> SiteResult {
                     _ => {}
                 }
             }
+            markup
         }
-        Err(e) => collection_error = Some(e),
-    }
+        Err(e) => {
+            collection_error = Some(e);
+            MarkupWords::default()
+        }
+    };
 
     let with = |f: fn(&Agreement) -> Option<f64>| {
         mean(keys.iter().map(|k| k.collection.as_ref().and_then(|c| f(&c.agreement))))
