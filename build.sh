@@ -51,7 +51,22 @@ PKG=$ROOT/target/extension-pkg
 BIN=$ROOT/node_modules/.bin
 FEATURES="--enable-bulk-memory --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue"
 
-log() { printf '\n== %s\n' "$*" >&2; }
+# Each step's start (seconds into the run), so that a test run can end by
+# saying where its time went: CI's limit is on the whole.
+STEPS=()
+log() {
+  STEPS+=("$SECONDS $*")
+  printf '\n== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2
+}
+step_times() {
+  local i start next
+  printf '\n== where the %dm%02ds went (seconds per step)\n' $((SECONDS / 60)) $((SECONDS % 60)) >&2
+  for i in "${!STEPS[@]}"; do
+    start=${STEPS[i]%% *}
+    next=$SECONDS; ((i + 1 < ${#STEPS[@]})) && next=${STEPS[i + 1]%% *}
+    printf '%6d  %s\n' $((next - start)) "${STEPS[i]#* }" >&2
+  done
+}
 
 apt_install() {
   local missing=()
@@ -252,6 +267,8 @@ lint() {
 }
 
 run_tests() {
+  trap step_times EXIT
+  log "test: lint, build, then the native, Python, wasm and end-to-end tests"
   lint
   log "html5ever: the patch series re-applies to the pinned release (scripts/html5ever.sh check)"
   scripts/html5ever.sh check

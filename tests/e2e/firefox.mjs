@@ -2,7 +2,7 @@
 // headless, with the extension installed as a temporary add-on. A fixed
 // extension UUID (pref) gives the popup a known moz-extension:// address;
 // opening it needs the chrome context (geckodriver --allow-system-access).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -130,6 +130,17 @@ export async function launchFirefox({ prefs: extra = {} } = {}) {
     async chooseView(view) {
       await ff.click(`[data-view-button="${view}"]`);
       await ff.waitFor(`#view[data-view="${view}"]`);
+    },
+    /**
+     * Waits until Firefox has finished writing the download `name` and returns its text. Firefox creates the
+     * file empty at once and fills it through `name.part`, so its mere existence is not the end.
+     */
+    async downloaded(name) {
+      const file = join(downloads, name);
+      const done = () => existsSync(file) && !existsSync(`${file}.part`) && statSync(file).size > 0;
+      for (let end = Date.now() + 15_000; !done() && Date.now() < end;) await sleep(100);
+      if (!done()) throw new Error(`${name} was not downloaded; the folder holds [${readdirSync(downloads).join(', ')}]`);
+      return readFileSync(file, 'utf8');
     },
     switchTo: (handle) => driver.switchTo().window(handle),
     async closeTab(handle) {

@@ -1,8 +1,7 @@
 // End to end in Firefox ESR: the same clicks and checks as in Chromium.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -67,25 +66,26 @@ test('strict-CSP page: Firefox still runs the wasm build in the content script',
 
 test('save template downloads the template with the page\'s head, the elements the CLI saves', async () => {
   const { page, popup } = await ff.openWithPopup(site.origin + KEY_PAGE);
-  await ff.extract();
-  await ff.click('#save');
-  const file = join(ff.downloads, 'template-127.0.0.1.html');
-  for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(100);
-  const html = readFileSync(file, 'utf8');
-  copyFileSync(file, join(ARTIFACTS, 'firefox-template.html'));
-  const cli = join(ARTIFACTS, 'cli-template-firefox.html');
-  execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', WWW, KEY_PAGE.slice(1), '--html', cli, '--base', site.origin + KEY_PAGE],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const read = (source) => {
-    const doc = new DOMParser().parseFromString(source, 'text/html');
-    return { title: doc.title, base: doc.querySelector('base')?.getAttribute('href'), sheets: doc.querySelectorAll('link[rel=stylesheet]').length,
-      body: [...doc.body.querySelectorAll('*')].map((e) => e.localName).join(' ') };
-  };
-  const saved = await ff.execute(read, html);
-  assert.deepEqual([saved.title, saved.base, saved.sheets], ['Template of 127.0.0.1', site.origin + KEY_PAGE, 1]);
-  assert.equal(saved.body, (await ff.execute(read, readFileSync(cli, 'utf8'))).body, 'the elements the CLI saves');
-  await ff.closeTab(popup);
-  await ff.closeTab(page);
+  try {
+    await ff.extract();
+    await ff.click('#save');
+    const html = await ff.downloaded('template-127.0.0.1.html');
+    writeFileSync(join(ARTIFACTS, 'firefox-template.html'), html);
+    const cli = join(ARTIFACTS, 'cli-template-firefox.html');
+    execFileSync('cargo', ['run', '--release', '--quiet', '--bin', 'tex', '--', 'extract', WWW, KEY_PAGE.slice(1), '--html', cli, '--base', site.origin + KEY_PAGE],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const read = (source) => {
+      const doc = new DOMParser().parseFromString(source, 'text/html');
+      return { title: doc.title, base: doc.querySelector('base')?.getAttribute('href'), sheets: doc.querySelectorAll('link[rel=stylesheet]').length,
+        body: [...doc.body.querySelectorAll('*')].map((e) => e.localName).join(' ') };
+    };
+    const saved = await ff.execute(read, html);
+    assert.deepEqual([saved.title, saved.base, saved.sheets], ['Template of 127.0.0.1', site.origin + KEY_PAGE, 1]);
+    assert.equal(saved.body, (await ff.execute(read, readFileSync(cli, 'utf8'))).body, 'the elements the CLI saves');
+  } finally {
+    await ff.closeTab(popup);
+    await ff.closeTab(page);
+  }
 });
 
 async function errorOf(url) {

@@ -4,7 +4,7 @@
 // only: Firefox asks for the site's permission with a prompt that WebDriver
 // cannot answer.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
@@ -59,16 +59,14 @@ const sitesListed = () => ff.execute(() => [...document.querySelectorAll('#memor
 
 /** Waits for a download to land in the profile's download folder; returns its text and removes it. */
 async function downloaded(name) {
-  const file = join(ff.downloads, name);
-  for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(100);
-  if (!existsSync(file)) {
+  try {
+    const body = await ff.downloaded(name);
+    rmSync(join(ff.downloads, name));
+    return body;
+  } catch (e) {
     const message = await ff.execute(() => document.getElementById('memory-message').textContent);
-    assert.fail(`${name} not downloaded; the folder holds [${readdirSync(ff.downloads).join(', ')}]; the page says "${message}"`);
+    assert.fail(`${e.message}; the page says "${message}"`);
   }
-  await sleep(200);
-  const body = readFileSync(file, 'utf8');
-  rmSync(file);
-  return body;
 }
 
 test('a second page of the demo site gets its template from memory with no request; Extract again loads pages', async () => {
