@@ -148,6 +148,10 @@ pub struct Config {
     /// Try next the links that the pages loaded so far point to most (an
     /// addition to Alg. 2; see `complete_subdigraph::find_cs`).
     pub guided_search: bool,
+    /// Try links of a URL pattern whose loads have failed (a partial copy's
+    /// missing archive pages) after all others (an addition to Alg. 2; see
+    /// `candidates::dead_links`).
+    pub dead_links_last: bool,
     /// Candidate pages fetched at once; results are processed in link order
     /// so the outcome equals the sequential algorithm's.
     pub concurrency: usize,
@@ -173,6 +177,7 @@ impl Default for Config {
             max_loads: 25,
             patience: 6,
             guided_search: false,
+            dead_links_last: true,
             concurrency: 4,
             max_nodes: 200_000,
             max_sibling_pairs: 250_000,
@@ -194,6 +199,7 @@ impl Config {
             equality: Equality { differing_text: 1.0, state_markers: false, lone_kin: false, ..Equality::default() },
             content: Content { enabled: false, ..Content::default() },
             patience: 0,
+            dead_links_last: false,
             ..Config::default()
         };
         match name {

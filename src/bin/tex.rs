@@ -171,6 +171,10 @@ enum Command {
         /// Preset: default, paper, intersection or rtdm.
         #[arg(long, default_value = "default")]
         preset: String,
+        /// JSON file with configuration fields overriding the preset's (a
+        /// change tried here and with `tex bench --config` before it is made)
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Write every per-site and per-key figure as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
@@ -651,8 +655,13 @@ fn main() -> ExitCode {
         Command::CollectBench { set, peers, min_cluster, json } => {
             collection_bench::command(&set, peers.as_deref(), min_cluster, json.as_deref())
         }
-        Command::Robust { corpus, preset, json } => {
-            load_config(&preset, None).and_then(|cfg| robustness::command(&corpus, &preset, &cfg, json.as_deref()))
+        Command::Robust { corpus, preset, config, json } => {
+            let label = match &config {
+                Some(file) => format!("{preset} with {}", file.display()),
+                None => preset.clone(),
+            };
+            load_config(&preset, config.as_ref())
+                .and_then(|cfg| robustness::command(&corpus, &label, &cfg, json.as_deref()))
         }
         Command::Collect {
             inputs,

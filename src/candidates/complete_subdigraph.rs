@@ -9,6 +9,7 @@ use url::Url;
 
 use crate::base::config::Config;
 use crate::base::error::LoadError;
+use crate::candidates::dead_links::DeadPatterns;
 use crate::candidates::hyperlink::PageLink;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 
@@ -98,12 +99,12 @@ fn largest_clique_with(adj: &[Vec<bool>], nodes: &[usize], must: usize, cap: usi
 
 /// The unprocessed links in the order Alg. 2 would take them next: the
 /// sorted order, or, when guided, most linked-to by the pages loaded so far
-/// first (ties keep the sorted order).
-fn next_order(done: &[bool], indegree: &[usize], guided: bool) -> Vec<usize> {
+/// first (ties keep the sorted order); links of a pattern that `dead` holds
+/// for dead last ([`DeadPatterns`]).
+fn next_order(done: &[bool], indegree: &[usize], guided: bool, dead: impl Fn(usize) -> bool) -> Vec<usize> {
     let mut order: Vec<usize> = (0..done.len()).filter(|&l| !done[l]).collect();
-    if guided {
-        order.sort_by_key(|&l| (std::cmp::Reverse(indegree[l]), l));
-    }
+    let guide = |l: usize| if guided { std::cmp::Reverse(indegree[l]) } else { std::cmp::Reverse(0) };
+    order.sort_by_cached_key(|&l| (dead(l), guide(l), l));
     order
 }
 
@@ -136,7 +137,7 @@ pub fn first_window(cfg: &Config) -> usize {
 /// one at a time in the order above and the search stops where the
 /// sequential algorithm stops, so the CS found never depends on network
 /// timing; loads still in flight then are dropped (`fetched` counts them).
-pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: &Config) -> CsSearch {
+pub async fn find_cs<S: PageSource>(source: &S, key: &Url, sorted_links: &[PageLink], cfg: &Config) -> CsSearch {
     let n = cfg.cs_size;
     let link_index: HashMap<&Url, usize> = sorted_links.iter().enumerate().map(|(i, l)| (&l.url, i)).collect();
     let mut done = vec![false; sorted_links.len()];
@@ -158,11 +159,13 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
     // of a partial copy, a 404) is no sign that the search stopped paying,
     // so it counts toward `max_loads` but not toward `patience`.
     let mut fruitless = 0usize;
+    let mut dead = DeadPatterns::new(key);
     while pages.len() < cfg.max_loads {
         if cfg.patience > 0 && fruitless >= cfg.patience {
             break;
         }
-        let order = next_order(&done, &indegree, cfg.guided_search);
+        let order =
+            next_order(&done, &indegree, cfg.guided_search, |l| cfg.dead_links_last && dead.dead(&sorted_links[l].url));
         let Some(&next) = order.first() else { break };
         let budget = cfg.max_loads - pages.len();
         let misses = pages.len() - best.len();
@@ -188,6 +191,7 @@ pub async fn find_cs<S: PageSource>(source: &S, sorted_links: &[PageLink], cfg: 
         let i = pages.len();
         let url = sorted_links[next].url.clone();
         let record = LoadRecord::of(url, &result);
+        dead.record(&record.url, result.is_ok());
         let (page, links) = match result {
             Ok(page) => {
                 let links: HashSet<usize> = source
@@ -255,6 +259,10 @@ mod tests {
         assert_eq!(LoadRecord::of(url.clone(), &Err(LoadError::NotFound(url.to_string()))).parse_ms, 0.0);
     }
 
+    fn key() -> Url {
+        Url::parse("http://s.org/key").unwrap()
+    }
+
     fn links(urls: &[&str]) -> Vec<PageLink> {
         urls.iter()
             .map(|u| PageLink {
@@ -284,7 +292,7 @@ mod tests {
         let ls = links(&["a", "b", "c", "d", "e", "f"]);
         for concurrency in [1, 2, 6] {
             let cfg = Config { concurrency, guided_search: false, ..Config::default() };
-            let s = futures::executor::block_on(find_cs(&site(), &ls, &cfg));
+            let s = futures::executor::block_on(find_cs(&site(), &key(), &ls, &cfg));
             assert_eq!(s.kind, CsKind::Complete);
             assert_eq!(names(&s), ["b", "d", "e"]);
             assert_eq!(s.loads, 5, "stops after e, the fifth link");
@@ -297,11 +305,11 @@ mod tests {
     fn partial_and_fallback_when_no_n_cs_exists() {
         let ls = links(&["a", "b", "c"]);
         let cfg = Config { concurrency: 3, guided_search: false, ..Config::default() };
-        let s = futures::executor::block_on(find_cs(&site(), &ls, &cfg));
+        let s = futures::executor::block_on(find_cs(&site(), &key(), &ls, &cfg));
         assert_eq!(s.kind, CsKind::Partial);
         assert_eq!(names(&s), ["a", "b"]);
         let lonely = MemorySource::new(&[("x", &[]), ("y", &[]), ("z", &["x"])]);
-        let s = futures::executor::block_on(find_cs(&lonely, &links(&["x", "y", "z"]), &cfg));
+        let s = futures::executor::block_on(find_cs(&lonely, &key(), &links(&["x", "y", "z"]), &cfg));
         assert_eq!(s.kind, CsKind::Fallback);
         assert_eq!(names(&s), ["x", "y", "z"]);
     }
@@ -323,14 +331,38 @@ mod tests {
         ]);
         let ls = links(&["a1", "a2", "a3", "a4", "m1", "m2", "m3"]);
         let plain = Config { guided_search: false, ..Config::default() };
-        let s = futures::executor::block_on(find_cs(&site, &ls, &plain));
+        let s = futures::executor::block_on(find_cs(&site, &key(), &ls, &plain));
         assert_eq!((s.kind, s.loads), (CsKind::Complete, 7));
         for concurrency in [1, 3, 7] {
             let guided = Config { guided_search: true, concurrency, ..Config::default() };
-            let s = futures::executor::block_on(find_cs(&site, &ls, &guided));
+            let s = futures::executor::block_on(find_cs(&site, &key(), &ls, &guided));
             assert_eq!((s.kind, s.loads), (CsKind::Complete, 4));
             assert_eq!(names(&s), ["m1", "m2", "m3"]);
         }
+    }
+
+    /// A partial copy lacks a whole family of pages (monthly archives): once
+    /// two of them failed, the menu pages after them are tried first; links
+    /// of a dead pattern are still tried when nothing else is left.
+    #[test]
+    fn links_of_a_pattern_that_only_failed_are_tried_last() {
+        let menu: &[&str] = &["m1", "m2", "m3"];
+        let site = MemorySource::new(&[("m1", menu), ("m2", menu), ("m3", menu)]);
+        let ls = links(&["2019/12", "2019/11", "2019/10", "2019/09", "m1", "m2", "m3"]);
+        for concurrency in [1, 4] {
+            let paper = Config { dead_links_last: false, concurrency, ..Config::default() };
+            let s = futures::executor::block_on(find_cs(&site, &key(), &ls, &paper));
+            assert_eq!((s.kind, s.loads), (CsKind::Complete, 7));
+            let cfg = Config { concurrency, ..Config::default() };
+            let s = futures::executor::block_on(find_cs(&site, &key(), &ls, &cfg));
+            assert_eq!((s.kind, s.loads), (CsKind::Complete, 5));
+            assert_eq!(names(&s), menu);
+        }
+        let archive: &[&str] = &["2019/10", "2019/09", "2019/08"];
+        let site = MemorySource::new(&[("2019/10", archive), ("2019/09", archive), ("2019/08", archive)]);
+        let ls = links(&["2019/12", "2019/11", "2019/10", "2019/09", "2019/08"]);
+        let s = futures::executor::block_on(find_cs(&site, &key(), &ls, &Config::default()));
+        assert_eq!((s.kind, s.loads), (CsKind::Complete, 5));
     }
 
     /// When the first n links form a CS, no page beyond them is fetched;
@@ -338,9 +370,9 @@ mod tests {
     #[test]
     fn speculates_only_after_a_page_fails_to_join() {
         let cfg = Config { concurrency: 4, guided_search: false, ..Config::default() };
-        let s = futures::executor::block_on(find_cs(&site(), &links(&["b", "d", "e", "f", "a"]), &cfg));
+        let s = futures::executor::block_on(find_cs(&site(), &key(), &links(&["b", "d", "e", "f", "a"]), &cfg));
         assert_eq!((s.kind, s.loads, s.fetched), (CsKind::Complete, 3, 3));
-        let s = futures::executor::block_on(find_cs(&site(), &links(&["a", "b", "c", "d", "e", "f"]), &cfg));
+        let s = futures::executor::block_on(find_cs(&site(), &key(), &links(&["a", "b", "c", "d", "e", "f"]), &cfg));
         assert_eq!((s.kind, s.loads), (CsKind::Complete, 5));
         assert!(s.fetched > s.loads, "the misses let loads run ahead");
         assert_eq!(speculation_window(3, 0, 0, 4), 3);
@@ -387,7 +419,7 @@ mod tests {
         let site = MemorySource::new(&[("a", &["c", "d"]), ("c", &["a", "d"]), ("d", &["a", "c"])]);
         let slow = Slow { site, log: RefCell::default() };
         let cfg = Config { concurrency: 4, guided_search: false, ..Config::default() };
-        let s = futures::executor::block_on(find_cs(&slow, &links(&["a", "b", "c", "d"]), &cfg));
+        let s = futures::executor::block_on(find_cs(&slow, &key(), &links(&["a", "b", "c", "d"]), &cfg));
         assert_eq!(names(&s), ["a", "c", "d"]);
         let log = slow.log.borrow();
         let at = |e: &str| log.iter().position(|x| x == e).unwrap_or_else(|| panic!("{e} missing from {log:?}"));
@@ -398,7 +430,7 @@ mod tests {
     fn load_limit_is_respected() {
         let ls = links(&["a", "b", "c", "d", "e", "f"]);
         let cfg = Config { max_loads: 3, concurrency: 4, guided_search: false, ..Config::default() };
-        let s = futures::executor::block_on(find_cs(&site(), &ls, &cfg));
+        let s = futures::executor::block_on(find_cs(&site(), &key(), &ls, &cfg));
         assert_eq!(s.loads, 3);
         assert_eq!(s.fetched, 3);
         assert_eq!(s.kind, CsKind::Partial);
@@ -417,11 +449,11 @@ mod tests {
         for concurrency in [1, 4] {
             let cfg = Config { concurrency, guided_search: false, ..Config::default() };
             assert_eq!(cfg.patience, 6, "fewer dead links than these would not show it");
-            let s = futures::executor::block_on(find_cs(&site(), &ls, &cfg));
+            let s = futures::executor::block_on(find_cs(&site(), &key(), &ls, &cfg));
             assert_eq!((s.kind, s.loads), (CsKind::Complete, 13), "10 failed loads, then b, d, e");
             assert_eq!(names(&s), ["b", "d", "e"]);
             let tight = Config { max_loads: 11, ..cfg };
-            let s = futures::executor::block_on(find_cs(&site(), &ls, &tight));
+            let s = futures::executor::block_on(find_cs(&site(), &key(), &ls, &tight));
             assert_eq!((s.kind, s.loads, names(&s)), (CsKind::Fallback, 11, vec!["b".to_string()]));
         }
     }
@@ -441,7 +473,7 @@ mod tests {
         let ls = links(&names.iter().map(String::as_str).collect::<Vec<_>>());
         let search = |patience| {
             let cfg = Config { patience, guided_search: false, ..Config::default() };
-            futures::executor::block_on(find_cs(&site, &ls, &cfg))
+            futures::executor::block_on(find_cs(&site, &key(), &ls, &cfg))
         };
         assert_eq!((search(0).kind, search(0).loads), (CsKind::Partial, 22), "the paper searches every link");
         assert_eq!((search(5).kind, search(5).loads), (CsKind::Partial, 7), "2 loads that grew it, then 5 in vain");

@@ -109,12 +109,27 @@ pub fn same_document(link: &Url, page: &Url) -> bool {
 /// `/2007/05/b/`). Sites name pages of one layout alike, so such a link is
 /// the likeliest page of the key's layout; only a comparison can tell.
 pub fn same_url_pattern(link: &Url, page: &Url) -> bool {
-    let segments = |u: &Url| document_path(u).split('/').skip(1).map(str::to_string).collect::<Vec<_>>();
-    let (a, b) = (segments(link), segments(page));
-    let number = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
-    link.origin() == page.origin()
-        && a.len() == b.len()
-        && a.iter().zip(&b).rev().skip(1).all(|(x, y)| x == y || (number(x) && number(y)))
+    link.origin() == page.origin() && url_pattern(link) == url_pattern(page)
+}
+
+/// The pattern [`same_url_pattern`] compares: the document path's folders,
+/// each all-digit folder read as `#`, and a `*` for the last segment
+/// (`/2019/12/post` and `/2020/01/other` give `/#/#/*`); the site's root
+/// has a pattern of its own, the empty one.
+pub fn url_pattern(url: &Url) -> String {
+    let path = document_path(url);
+    if path.is_empty() {
+        return String::new();
+    }
+    let folders = path.rsplit_once('/').map_or("", |(folders, _)| folders);
+    let mut pattern = String::with_capacity(path.len());
+    for folder in folders.split('/').skip(1) {
+        pattern.push('/');
+        let number = !folder.is_empty() && folder.bytes().all(|c| c.is_ascii_digit());
+        pattern.push_str(if number { "#" } else { folder });
+    }
+    pattern.push_str("/*");
+    pattern
 }
 
 /// Whether a URL is a page of the page's origin worth loading.
@@ -256,6 +271,8 @@ mod tests {
         assert!(!same_url_pattern(&u("/shop/"), &u("/shop/x/")), "a level up");
         assert!(!same_url_pattern(&u("/blog/a/"), &u("/shop/x/")), "another section");
         assert!(!same_url_pattern(&u("/2019/12/"), &u("/2007/05/b/")));
+        assert!(!same_url_pattern(&u("/"), &u("/about.html")), "the root is no top-level page");
+        assert_eq!(url_pattern(&u("/2019/12/a/")), "/#/#/*");
     }
 
     #[test]

@@ -113,8 +113,11 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let key_text = if cfg.content.enabled { KeyText::of(&key.tree) } else { KeyText::default() };
     source.pause_while_loading().await;
     let ahead = CompareAhead::new(source, cfg, &key.tree, &key_text);
-    let search =
-        if cfg.content.enabled { find_cs(&ahead, &sorted, cfg).await } else { find_cs(source, &sorted, cfg).await };
+    let search = if cfg.content.enabled {
+        find_cs(&ahead, &key.url, &sorted, cfg).await
+    } else {
+        find_cs(source, &key.url, &sorted, cfg).await
+    };
     let searched = source.now_ms();
     if search.members.is_empty() {
         let first = search.pages.iter().find_map(|(record, _)| record.error.clone());
