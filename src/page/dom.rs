@@ -12,6 +12,7 @@ use serde::Serialize;
 use std::borrow::Cow;
 
 use crate::page::generated_names::{is_generated, stable, token_hash};
+use crate::page::words::words_in;
 
 /// Elements HTML allows once per document: their tag alone identifies
 /// them across pages, whatever per-page classes they carry (`page--cfp`,
@@ -509,7 +510,7 @@ impl TreeBuilder {
             node.text = fold(node.text, w);
             let block = &mut self.nodes[owner.index()];
             block.block = fold(block.block, w);
-            block.words = block.words.saturating_add(1);
+            block.words = block.words.saturating_add(words_in(word));
         }
     }
 
@@ -671,6 +672,23 @@ mod tests {
             [("script".into(), 0, false), ("style".into(), 0, false), ("p".into(), 2, true)],
             "a script's or style sheet's code is neither words nor text"
         );
+    }
+
+    /// A paragraph of Japanese, written without spaces, weighs as many
+    /// words as its characters, not one: the rules that weigh text (own
+    /// text, a frame's share of the words) see it as the paragraph it is.
+    #[test]
+    fn text_without_spaces_counts_a_word_per_han_or_kana() {
+        let mut b = TreeBuilder::new();
+        b.open("body", []);
+        for text in ["ホーム", "今日は新しいテンプレートの抽出方法について説明します。"] {
+            b.open("p", []);
+            b.text(text);
+            b.close();
+        }
+        let t = b.finish().unwrap();
+        let words: Vec<u32> = t.nodes().skip(1).map(|(_, n)| n.words).collect();
+        assert_eq!(words, [3, 26]);
     }
 
     #[test]

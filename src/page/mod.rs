@@ -3,8 +3,9 @@
 //! attribute names hashed as they are read (`generated_names`), a body's
 //! bytes limited and decoded (`page_body`); template HTML is written from
 //! the snapshot (`html`), a saved template keeps what it needs
-//! (`saved_template`), and a hidden view collapses what holds nothing
-//! (`view_collapse`).
+//! (`saved_template`), a hidden view collapses what holds nothing
+//! (`view_collapse`), and words are counted, in scripts without spaces too
+//! (`words`).
 //!
 //! May use: `base`.
 
@@ -15,3 +16,4 @@ pub mod name_hash;
 pub mod page_body;
 pub mod saved_template;
 pub mod view_collapse;
+pub mod words;
