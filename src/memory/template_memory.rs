@@ -157,8 +157,9 @@ impl Recall {
 /// compares other hashes, so it is set aside and learnt again. 2: digit runs
 /// read as one digit (`dom::word_hash`); 3: a name's lowest bit marks it
 /// generated (`generated_names`), the code of scripts and style sheets is not
-/// text, and a `<time>`'s words read as one shape.
-const TEXT_HASHING: u32 = 3;
+/// text, and a `<time>`'s words read as one shape; 4: each Han character and
+/// kana counts as a word (`words`), and digits of every script read as one.
+const TEXT_HASHING: u32 = 4;
 
 /// Fingerprint of a configuration (FNV-1a of its JSON form) and of the
 /// snapshot's text hashing.

@@ -270,9 +270,46 @@ fn number_same_tag_siblings(nodes: &mut [Node]) {
 /// counter or a version number changes per page while its place in the
 /// template does not ("3,844 times", "Last modified 2025-04-16"). A number
 /// is a run of digits and of the separators between them (`1,239`,
-/// `2019-05-03`, `20:30`, `6.3.2`).
+/// `2019-05-03`, `20:30`, `6.3.2`), in any script's digits: Arabic-Indic
+/// (`١٤٠٢/٠٥/١٢`), Devanagari or full-width (`２０２４年`) dates change per
+/// page as much as ASCII ones. Other characters hash by their UTF-8 bytes.
 pub fn word_hash(word: &str) -> u64 {
-    let bytes = word.as_bytes();
+    if word.is_ascii() {
+        return ascii_word_hash(word.as_bytes());
+    }
+    let digit = |c: char| c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric());
+    let separator = |c: char| matches!(c, '.' | ',' | ':' | '-' | '/' | '\u{066B}' | '\u{066C}');
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut step = |b: u8| {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
+    let mut chars = word.chars().peekable();
+    while let Some(c) = chars.next() {
+        if digit(c) {
+            loop {
+                let mut ahead = chars.clone();
+                match ahead.next() {
+                    Some(d) if digit(d) => {
+                        chars.next();
+                    }
+                    Some(s) if separator(s) && ahead.next().is_some_and(digit) => {
+                        chars.next();
+                    }
+                    _ => break,
+                }
+            }
+            step(b'0');
+        } else {
+            let mut buf = [0u8; 4];
+            c.encode_utf8(&mut buf).bytes().for_each(&mut step);
+        }
+    }
+    h
+}
+
+/// [`word_hash`] of an ASCII word, byte by byte: most words of most pages.
+fn ascii_word_hash(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut i = 0;
     while i < bytes.len() {
@@ -651,6 +688,24 @@ mod tests {
         assert_ne!(word_hash("1."), word_hash("1"), "a full stop after a number is text");
         assert_ne!(word_hash("v2"), word_hash("v"), "a number is still a character");
         assert_ne!(word_hash("Home"), word_hash("Away"));
+        assert_eq!(word_hash("١٤٠٢/٠٥/١٢"), word_hash("87"), "Arabic-Indic digits");
+        assert_eq!(word_hash("٣٬٨٤٤٫٥"), word_hash("87"), "Arabic separators");
+        assert_eq!(word_hash("２０２４年"), word_hash("1999年"), "full-width digits");
+        assert_eq!(word_hash("२०२४"), word_hash("7"), "Devanagari digits");
+        assert_ne!(word_hash("年"), word_hash("月"));
+        // FNV-1a goes on byte by byte: the slow path's hash of an ASCII word
+        // and one more letter continues the fast path's.
+        let fold_bytes = |mut h: u64, s: &str| {
+            for b in s.bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+            h
+        };
+        for word in ["2025-04-16", "v2", "Home", "$2,440.00", "1."] {
+            let widened = format!("{word}é");
+            assert_eq!(word_hash(&widened), fold_bytes(word_hash(word), "é"), "one hashing for every script");
+        }
     }
 
     #[test]
