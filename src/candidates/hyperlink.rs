@@ -80,16 +80,24 @@ const NON_HTML_ENDINGS: &[&str] = &[
 /// `/a`, `/a/index.html` and `/a.html` compare equal. An index file name is
 /// `index` or `default` and extensions (`index.php`, `index.en.html`), not
 /// the file a mirror saved a query's page as (`index.php%3Ftopic=2.html`,
-/// the page at `index.php?topic=2`): that is another document.
+/// the page at `index.php?topic=2`): that is another document. The index
+/// name and the ending are read in any case (`Default.aspx`, `INDEX.HTM`:
+/// servers that serve them, IIS's first, ignore case there).
 fn document_path(url: &Url) -> &str {
     let path = url.path().trim_end_matches('/');
     let file = path.rsplit('/').next().unwrap_or("");
     let index = file.split_once('.').is_some_and(|(stem, extensions)| {
-        matches!(stem, "index" | "default") && extensions.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+        (stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("default"))
+            && extensions.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
     });
     let path = if index { &path[..path.len() - file.len()] } else { path };
     let path = path.trim_end_matches('/');
-    path.strip_suffix(".html").or_else(|| path.strip_suffix(".htm")).unwrap_or(path)
+    let ending = |e: &str| {
+        path.len() >= e.len()
+            && path.is_char_boundary(path.len() - e.len())
+            && path[path.len() - e.len()..].eq_ignore_ascii_case(e)
+    };
+    [".html", ".htm"].into_iter().find(|e| ending(e)).map_or(path, |e| &path[..path.len() - e.len()])
 }
 
 /// Whether `link` names the page at `page` under another form: the same
@@ -247,6 +255,10 @@ mod tests {
             &Url::parse("http://s.org/index.en.html").unwrap(),
             &Url::parse("http://s.org/").unwrap()
         ));
+        let iis = |p: &str| Url::parse(&format!("http://s.org{p}")).unwrap();
+        assert!(same_document(&iis("/news/Default.aspx"), &iis("/news/")), "an index name in any case");
+        assert!(same_document(&iis("/about.HTM"), &iis("/about")));
+        assert!(!same_document(&iis("/About"), &iis("/about")), "the rest of a path keeps its case");
     }
 
     /// A page linked under several spellings of its address is one link,
