@@ -108,6 +108,19 @@ function layoutOfMain() {
   return took;
 }
 
+/** Runs in the page: whether the reading column holds the deep content's words, and how deep it nests. */
+function columnDepth() {
+  const host = document.querySelector('tex-view');
+  let depth = 0;
+  const stack = host ? [[host, 0]] : [];
+  while (stack.length) {
+    const [e, d] = stack.pop();
+    depth = Math.max(depth, d);
+    for (const c of e.children) stack.push([c, d + 1]);
+  }
+  return { words: host?.textContent.includes('words above the depths') ?? false, depth };
+}
+
 const round = (v) => (typeof v === 'number' ? Math.round(v) : v);
 
 /** Runs `step` with the heartbeat reset; resolves to `{ took, longest, long }`. */
@@ -174,8 +187,9 @@ export function freezeTests(test, assert, open) {
           t.diagnostic(`${view} view took ${shown.took} ms, longest heartbeat gap ${shown.longest} ms; gaps over 100 ms: ${JSON.stringify(shown.long)}`);
           assert.ok(shown.longest <= bound, `the tab froze for ${shown.longest} ms showing the ${view} view`);
           if (view === 'content') {
-            const copied = await s.inPage(() => document.querySelector('tex-view')?.querySelectorAll('div').length ?? 0);
-            assert.ok(copied > 19_000, `the reading column holds the deep content (${copied} <div>s)`);
+            const column = await s.inPage(columnDepth);
+            assert.ok(column.words, 'the reading column holds the deep content\'s words');
+            assert.ok(column.depth <= 80, `the reading column nests ${column.depth} elements deep (wrappers below 64 levels are dropped)`);
           }
         }
       } finally {
