@@ -254,3 +254,22 @@ fn a_closed_stdout_neither_panics_nor_loses_the_files() {
 fn bench_help_names_every_preset_it_runs_by_default() {
     tex(&["bench", "--help"]).assert().success().stdout(predicate::str::contains("default, paper, intersection, rtdm"));
 }
+
+/// `tex robust --config` reads its configuration as `tex bench --config`
+/// does: a bad file is named before any site is read.
+#[test]
+fn robust_takes_a_configuration_file_and_names_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"patience\": \"many\"}").unwrap();
+    tex(&["robust", arg(dir.path()), "--config", arg(&bad)])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("bad.json is not a valid configuration"));
+    let good = dir.path().join("good.json");
+    std::fs::write(&good, "{\"dead_links_last\": false}").unwrap();
+    tex(&["robust", arg(&dir.path().join("no-corpus")), "--config", arg(&good)])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no-corpus"));
+}
