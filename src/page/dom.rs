@@ -279,12 +279,8 @@ pub fn word_hash(word: &str) -> u64 {
     }
     let digit = |c: char| c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric());
     let separator = |c: char| matches!(c, '.' | ',' | ':' | '-' | '/' | '\u{066B}' | '\u{066C}');
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut step = |b: u8| {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    };
-    let mut chars = word.chars().peekable();
+    let mut h = FNV_OFFSET;
+    let mut chars = word.chars();
     while let Some(c) = chars.next() {
         if digit(c) {
             loop {
@@ -299,18 +295,28 @@ pub fn word_hash(word: &str) -> u64 {
                     _ => break,
                 }
             }
-            step(b'0');
+            h = fnv_step(h, b'0');
         } else {
             let mut buf = [0u8; 4];
-            c.encode_utf8(&mut buf).bytes().for_each(&mut step);
+            h = c.encode_utf8(&mut buf).bytes().fold(h, fnv_step);
         }
     }
     h
 }
 
+/// FNV-1a's offset basis and prime, and one byte's step: the word hashes
+/// of both paths of [`word_hash`] go on byte by byte, so they agree on
+/// ASCII text.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
+
+fn fnv_step(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
+}
+
 /// [`word_hash`] of an ASCII word, byte by byte: most words of most pages.
 fn ascii_word_hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = FNV_OFFSET;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -324,8 +330,7 @@ fn ascii_word_hash(bytes: &[u8]) -> u64 {
                 i += 1;
             }
         }
-        h ^= u64::from(if b.is_ascii_digit() { b'0' } else { b });
-        h = h.wrapping_mul(0x0100_0000_01b3);
+        h = fnv_step(h, if b.is_ascii_digit() { b'0' } else { b });
     }
     h
 }
@@ -333,7 +338,7 @@ fn ascii_word_hash(bytes: &[u8]) -> u64 {
 /// Order-sensitive fold of a word into a text hash, so "a b" and "b a"
 /// differ; never 0, which means "no text".
 fn fold(hash: u64, word: u64) -> u64 {
-    (hash ^ word).wrapping_mul(0x0100_0000_01b3).max(1)
+    (hash ^ word).wrapping_mul(FNV_PRIME).max(1)
 }
 
 /// Phrasing elements whose text belongs to the enclosing block. Links are
@@ -695,16 +700,10 @@ mod tests {
         assert_ne!(word_hash("年"), word_hash("月"));
         // FNV-1a goes on byte by byte: the slow path's hash of an ASCII word
         // and one more letter continues the fast path's.
-        let fold_bytes = |mut h: u64, s: &str| {
-            for b in s.bytes() {
-                h ^= u64::from(b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-            h
-        };
         for word in ["2025-04-16", "v2", "Home", "$2,440.00", "1."] {
             let widened = format!("{word}é");
-            assert_eq!(word_hash(&widened), fold_bytes(word_hash(word), "é"), "one hashing for every script");
+            let continued = "é".bytes().fold(word_hash(word), fnv_step);
+            assert_eq!(word_hash(&widened), continued, "one hashing for every script");
         }
     }
 
