@@ -99,12 +99,14 @@ fn largest_clique_with(adj: &[Vec<bool>], nodes: &[usize], must: usize, cap: usi
 
 /// The unprocessed links in the order Alg. 2 would take them next: the
 /// sorted order, or, when guided, most linked-to by the pages loaded so far
-/// first (ties keep the sorted order); links of a pattern that `dead` holds
-/// for dead last ([`DeadPatterns`]).
-fn next_order(done: &[bool], indegree: &[usize], guided: bool, dead: impl Fn(usize) -> bool) -> Vec<usize> {
+/// first (ties keep the sorted order); links whose pattern `dead` marks
+/// ([`DeadPatterns`]) last.
+fn next_order(done: &[bool], indegree: &[usize], guided: bool, dead: Option<&[bool]>) -> Vec<usize> {
     let mut order: Vec<usize> = (0..done.len()).filter(|&l| !done[l]).collect();
     let guide = |l: usize| if guided { std::cmp::Reverse(indegree[l]) } else { std::cmp::Reverse(0) };
-    order.sort_by_cached_key(|&l| (dead(l), guide(l), l));
+    if guided || dead.is_some() {
+        order.sort_by_key(|&l| (dead.is_some_and(|d| d[l]), guide(l), l));
+    }
     order
 }
 
@@ -159,13 +161,13 @@ pub async fn find_cs<S: PageSource>(source: &S, key: &Url, sorted_links: &[PageL
     // of a partial copy, a 404) is no sign that the search stopped paying,
     // so it counts toward `max_loads` but not toward `patience`.
     let mut fruitless = 0usize;
-    let mut dead = DeadPatterns::new(key);
+    let mut dead = DeadPatterns::new(key, sorted_links);
     while pages.len() < cfg.max_loads {
         if cfg.patience > 0 && fruitless >= cfg.patience {
             break;
         }
-        let order =
-            next_order(&done, &indegree, cfg.guided_search, |l| cfg.dead_links_last && dead.dead(&sorted_links[l].url));
+        let dead_links = if cfg.dead_links_last { dead.dead_links() } else { None };
+        let order = next_order(&done, &indegree, cfg.guided_search, dead_links.as_deref());
         let Some(&next) = order.first() else { break };
         let budget = cfg.max_loads - pages.len();
         let misses = pages.len() - best.len();

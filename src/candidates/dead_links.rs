@@ -10,43 +10,63 @@ use std::collections::HashMap;
 
 use url::Url;
 
-use crate::candidates::hyperlink::url_pattern;
+use crate::candidates::hyperlink::{url_pattern, PageLink};
 
 /// Failures of a pattern before it can be taken for dead: one missing page
 /// is an accident.
 const FAILURES: u32 = 2;
 
 /// Loads that failed and loads that succeeded, per URL pattern
-/// ([`url_pattern`]), in the order the search processed them.
-#[derive(Debug, Default)]
-pub struct DeadPatterns {
+/// ([`url_pattern`]), in the order the search processed them, and the
+/// search's links, whose patterns are worked out once a pattern is dead
+/// (until then no link's order changes).
+#[derive(Debug)]
+pub struct DeadPatterns<'a> {
     counts: HashMap<String, (u32, u32)>,
+    any_dead: bool,
+    links: &'a [PageLink],
+    link_patterns: Vec<String>,
 }
 
-impl DeadPatterns {
-    /// Starts from the key page: it loaded, so its pattern starts alive.
-    pub fn new(key: &Url) -> Self {
-        let mut patterns = Self::default();
+impl<'a> DeadPatterns<'a> {
+    /// For a search over `links` from `key`: the key page loaded, so its
+    /// pattern starts alive.
+    pub fn new(key: &Url, links: &'a [PageLink]) -> Self {
+        let mut patterns = Self { counts: HashMap::new(), any_dead: false, links, link_patterns: Vec::new() };
         patterns.record(key, true);
         patterns
     }
 
     /// One processed load of `url`.
     pub fn record(&mut self, url: &Url, loaded: bool) {
-        let (failed, alive) = self.counts.entry(url_pattern(url)).or_default();
+        let counts = self.counts.entry(url_pattern(url)).or_default();
         if loaded {
-            *alive += 1;
+            counts.1 += 1;
         } else {
-            *failed += 1;
+            counts.0 += 1;
         }
+        self.any_dead |= is_dead(*counts);
     }
 
-    /// Whether `url`'s pattern failed at least [`FAILURES`] times and never
-    /// loaded: a pattern with one live page (the key page's own, say) may
-    /// hold more, and a sparse copy's other patterns are no likelier.
-    pub fn dead(&self, url: &Url) -> bool {
-        self.counts.get(&url_pattern(url)).is_some_and(|&(failed, alive)| failed >= FAILURES && alive == 0)
+    /// Per link, whether its pattern is dead: it failed at least
+    /// [`FAILURES`] times and never loaded (a pattern with one live page, the
+    /// key page's own, say, may hold more, and a sparse copy's other patterns
+    /// are no likelier); `None` while no pattern is. The search asks after
+    /// every load, so each link's pattern is worked out once, on the first
+    /// answer.
+    pub fn dead_links(&mut self) -> Option<Vec<bool>> {
+        if !self.any_dead {
+            return None;
+        }
+        if self.link_patterns.is_empty() {
+            self.link_patterns = self.links.iter().map(|l| url_pattern(&l.url)).collect();
+        }
+        Some(self.link_patterns.iter().map(|p| self.counts.get(p).copied().is_some_and(is_dead)).collect())
     }
+}
+
+fn is_dead((failed, alive): (u32, u32)) -> bool {
+    failed >= FAILURES && alive == 0
 }
 
 #[cfg(test)]
@@ -59,18 +79,25 @@ mod tests {
 
     #[test]
     fn a_pattern_is_dead_once_it_failed_twice_and_never_loaded() {
-        let mut p = DeadPatterns::new(&u("/post/1.html"));
+        let links: Vec<PageLink> = ["/2019/11/", "/about.html", "/post/9.html", "/user/4.html"]
+            .iter()
+            .map(|p| PageLink { url: u(p), node: crate::page::dom::NodeId(0) })
+            .collect();
+        let mut p = DeadPatterns::new(&u("/post/1.html"), &links);
         p.record(&u("/2019/12/"), false);
-        assert!(!p.dead(&u("/2019/11/")), "one missing page is an accident");
+        assert_eq!(p.dead_links(), None, "one missing page is an accident");
         p.record(&u("/2019/10/"), false);
-        assert!(p.dead(&u("/2019/11/")) && !p.dead(&u("/about.html")));
+        assert_eq!(p.dead_links(), Some(vec![true, false, false, false]));
         for n in 2..6 {
             p.record(&u(&format!("/post/{n}.html")), false);
         }
-        assert!(!p.dead(&u("/post/9.html")), "the key page's pattern loaded: it may hold more");
         p.record(&u("/user/1.html"), false);
         p.record(&u("/user/2.html"), true);
         p.record(&u("/user/3.html"), false);
-        assert!(!p.dead(&u("/user/4.html")));
+        assert_eq!(
+            p.dead_links(),
+            Some(vec![true, false, false, false]),
+            "the key page's pattern loaded and so did a user page: either may hold more"
+        );
     }
 }
