@@ -24,19 +24,32 @@ pub const EMPTIED: &str = "emptied";
 /// Shown ancestors of what a view hides: their minimum height (a sticky
 /// footer's `min-height: 100vh`) was meant for the hidden content.
 pub const HOLDER: &str = "holder";
+/// Roots of content subtrees nested too deep to take out of the layout
+/// ([`VEIL_DEPTH`]): made invisible where they are instead.
+pub const VEILED: &str = "veiled";
 /// Check view: roots of gold template subtrees the extraction missed.
 pub const MISS: &str = "miss";
 /// Check view: roots of retrieved subtrees the gold says are not template.
 pub const FALSE_HIT: &str = "false-hit";
 /// Every kind of mark a view sets on the page's elements, as given to [`mark`].
-const KINDS: [&str; 6] = [TEMPLATE, HIDDEN, EMPTIED, HOLDER, MISS, FALSE_HIT];
+const KINDS: [&str; 7] = [TEMPLATE, HIDDEN, EMPTIED, HOLDER, VEILED, MISS, FALSE_HIT];
+
+/// Levels of elements below a hidden root past which the template view
+/// veils the subtree rather than hiding it. A browser lays a subtree out in
+/// time about its elements times its depth, in one task: a view that takes
+/// such content out of the layout makes the next view that shows it again
+/// lay it all out (365 ms in Firefox for 20,000 elements 512 deep, issue
+/// 37), while a veiled subtree keeps its boxes and is only painted again.
+/// The reading column keeps as many levels (`extension/reading-copy.js`).
+pub const VEIL_DEPTH: u32 = 64;
 
 fn hide_rules() -> String {
     format!(
-        "[{}],[{}]{{display:none!important}}[{}]{{min-height:auto!important}}",
+        "[{}],[{}]{{display:none!important}}[{}]{{min-height:auto!important}}[{}]{{visibility:hidden!important}}",
         mark(HIDDEN),
         mark(EMPTIED),
-        mark(HOLDER)
+        mark(HOLDER),
+        mark(VEILED)
     )
 }
 
@@ -118,13 +131,13 @@ pub fn plan(tree: &Tree, template: &[bool], view: View) -> (Marks, String) {
     if view == View::Check {
         let gold = gold_template(tree);
         let shown: Vec<bool> = template.iter().zip(&gold).map(|(t, g)| *t || *g).collect();
-        marks.extend(collapsed(tree, &hidden_roots(tree, &shown, View::Template)));
+        marks.extend(collapsed(tree, hidden_roots(tree, &shown, View::Template)));
         let wrong = disagreement(tree, template);
         marks.extend(wrong.misses.iter().map(|id| (id.0, MISS)));
         marks.extend(wrong.false_hits.iter().map(|id| (id.0, FALSE_HIT)));
         rules = hide_rules() + &check_rules();
     } else if view == View::Template {
-        marks.extend(collapsed(tree, &hidden_roots(tree, template, view)));
+        marks.extend(collapsed(tree, hidden_roots(tree, template, view)));
         rules = hide_rules();
     }
     // The content view is the page view's reading column, with the page set
@@ -211,13 +224,29 @@ fn flagged(flags: &[bool], mark: &'static str) -> Marks {
 /// The marks that collapse the layout around `hidden` (the roots the
 /// template view hides), so the page reads as its frame without the content:
 /// the roots, the containers left with nothing to show, and the shown
-/// ancestors of both.
-fn collapsed(tree: &Tree, hidden: &[bool]) -> Marks {
-    let (emptied, holders) = emptied_and_holders(tree, hidden);
-    let mut marks = flagged(hidden, HIDDEN);
+/// ancestors of both. Roots over [`VEIL_DEPTH`] levels deep are veiled
+/// instead, and keep their place: nothing around them collapses.
+fn collapsed(tree: &Tree, mut hidden: Vec<bool>) -> Marks {
+    let veiled = deep_roots(tree, &hidden);
+    hidden.iter_mut().zip(&veiled).for_each(|(h, v)| *h &= !v);
+    let (emptied, holders) = emptied_and_holders(tree, &hidden);
+    let mut marks = flagged(&hidden, HIDDEN);
+    marks.extend(flagged(&veiled, VEILED));
     marks.extend(flagged(&emptied, EMPTIED));
     marks.extend(flagged(&holders, HOLDER));
     marks
+}
+
+/// The roots among `roots` whose subtree reaches more than [`VEIL_DEPTH`]
+/// levels below them.
+fn deep_roots(tree: &Tree, roots: &[bool]) -> Vec<bool> {
+    let mut deepest: Vec<u32> = tree.nodes().map(|(_, n)| n.depth).collect();
+    for i in (0..tree.len()).rev() {
+        if let Some(p) = tree.node(NodeId(i as u32)).parent {
+            deepest[p.index()] = deepest[p.index()].max(deepest[i]);
+        }
+    }
+    (0..tree.len()).map(|i| roots[i] && deepest[i] - tree.node(NodeId(i as u32)).depth > VEIL_DEPTH).collect()
 }
 
 /// Removes every mark and our stylesheet, and nothing else: only attributes

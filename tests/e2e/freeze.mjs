@@ -90,10 +90,11 @@ const HUGE_ATTRIBUTES = `<p class="blobs">${'<span>x</span>'.repeat(10)}</p><scr
 </script>`;
 
 /**
- * Runs in the page: how long the browser takes to style and lay out a copy of `<main>`, in ms. That is
- * the browser's own work when the reading column shows the content, and again when the page shows it
- * after the template view hid it, each in one task no extension can cut: both browsers take time in
- * n × d for n elements d deep (Firefox: 20,000 elements 508 deep 0.77 s, 100 deep 0.26 s).
+ * Runs in the page: how long the browser takes to style and lay out a copy of `<main>`, in ms, in one
+ * task no extension can cut: both browsers take time in n × d for n elements d deep (Firefox: 20,000
+ * elements 508 deep 0.77 s, 100 deep 0.26 s). The views keep within issue 37's bound by never asking
+ * for it: the reading column keeps 64 levels, and the template view veils content nested deeper
+ * rather than taking it out of the layout, so showing it again needs no layout of it.
  */
 function layoutOfMain() {
   const copy = document.querySelector('main').cloneNode(true);
@@ -168,9 +169,9 @@ export function freezeTests(test, assert, open) {
     });
   }
 
-  for (const [name, prefix, deep, bound] of [
-    ['', '/deepcontent', DEEP_CONTENT, VIEW_GAP_MS],
-    [', folded in a closed <details>', '/folded', FOLDED, ISSUE_37_GAP_MS],
+  for (const [name, prefix, deep] of [
+    ['', '/deepcontent', DEEP_CONTENT],
+    [', folded in a closed <details>', '/folded', FOLDED],
   ]) {
     test(`a key page whose content is nested 20,000 deep${name}: every view keeps the tab ticking`, async (t) => {
       const server = await siteOf(prefix, (page) => (page === 'Key' ? deep : ''));
@@ -185,7 +186,7 @@ export function freezeTests(test, assert, open) {
         for (const view of ['content', 'template', 'content', 'original']) {
           const shown = await timed(s, () => s.toggle(view));
           t.diagnostic(`${view} view took ${shown.took} ms, longest heartbeat gap ${shown.longest} ms; gaps over 100 ms: ${JSON.stringify(shown.long)}`);
-          assert.ok(shown.longest <= bound, `the tab froze for ${shown.longest} ms showing the ${view} view`);
+          assert.ok(shown.longest <= ISSUE_37_GAP_MS, `the tab froze for ${shown.longest} ms showing the ${view} view`);
           if (view === 'content') {
             const column = await s.inPage(columnDepth);
             assert.ok(column.words, 'the reading column holds the deep content\'s words');

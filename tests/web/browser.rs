@@ -25,7 +25,7 @@ use template_extractor::wasm::live_dom::{mark, OWN};
 use template_extractor::wasm::live_snapshot::{current, LiveSnapshot};
 use template_extractor::wasm::slices::yield_to_event_loop;
 use template_extractor::wasm::slices::Slices;
-use template_extractor::wasm::view::{self, View, EMPTIED, HIDDEN, HOLDER, TEMPLATE};
+use template_extractor::wasm::view::{self, View, EMPTIED, HIDDEN, HOLDER, TEMPLATE, VEILED, VEIL_DEPTH};
 use url::Url;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -223,6 +223,40 @@ async fn the_template_view_collapses_what_it_emptied() {
     assert_eq!(with(HOLDER), ["html", "body", "wrap", "titled"]);
     let rules = doc.query_selector(&format!("style[{}]", mark(OWN))).unwrap().unwrap().text_content().unwrap();
     assert!(rules.contains(&format!("[{}]", mark(EMPTIED))) && rules.contains("display:none"));
+    show(&doc, &tree, &elements, &template, View::Original, &mut marked).await;
+    assert_eq!(root.outer_html(), before);
+}
+
+/// Content nested deeper than `VEIL_DEPTH` below its root is veiled, not
+/// taken out of the layout, so showing it again costs the browser no layout
+/// of it; a shallow content root beside it is hidden as before, and nothing
+/// around the veiled one collapses.
+#[wasm_bindgen_test]
+async fn the_template_view_veils_content_nested_too_deep() {
+    let mut marked = view::Marks::new();
+    let depth = VEIL_DEPTH as usize + 1;
+    let deep = format!("{}deep words{}", "<div>".repeat(depth), "</div>".repeat(depth));
+    let doc = parsed(&format!(
+        "<html><head><title>t</title></head><body><header>site</header>\
+         <div id=box><section id=deep>{deep}</section></div><div id=other><section id=shallow><p>text</p></section></div>\
+         <footer>foot</footer></body></html>"
+    ));
+    let root = doc.document_element().unwrap();
+    let before = root.outer_html();
+    let (tree, elements) = live_dom::snapshot(&root).unwrap();
+    let content: Vec<usize> =
+        tree.nodes().filter(|(_, n)| &*n.tag == "section").flat_map(|(id, _)| tree.subtree(id)).collect();
+    let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
+    show(&doc, &tree, &elements, &template, View::Template, &mut marked).await;
+    let ids = |kind: &str| -> Vec<String> {
+        let found = doc.query_selector_all(&format!("[{}]", mark(kind))).unwrap();
+        (0..found.length()).map(|i| found.item(i).unwrap().dyn_into::<web_sys::Element>().unwrap().id()).collect()
+    };
+    assert_eq!(ids(VEILED), ["deep"]);
+    assert_eq!(ids(HIDDEN), ["shallow"]);
+    assert_eq!(ids(EMPTIED), ["other"], "#box keeps the veiled content's place");
+    let rules = doc.query_selector(&format!("style[{}]", mark(OWN))).unwrap().unwrap().text_content().unwrap();
+    assert!(rules.contains(&format!("[{}]{{visibility:hidden!important}}", mark(VEILED))));
     show(&doc, &tree, &elements, &template, View::Original, &mut marked).await;
     assert_eq!(root.outer_html(), before);
 }
