@@ -201,15 +201,22 @@ pub fn collect_site(
             // Representatives of one layout often learn the very same
             // skeleton: mapping it once per page is enough, as long as it
             // keeps the votes of all who learnt it.
-            GroupTemplate::Learnt { clusters, .. } => clusters
-                .iter()
-                .enumerate()
-                .filter(|(k, c)| !clusters[..*k].iter().any(|e| e.skeleton == c.skeleton))
-                .filter_map(|(_, c)| {
-                    let learnt_by = clusters.iter().filter(|e| e.skeleton == c.skeleton).count();
-                    c.prepare().map(|p| (p, learnt_by))
-                })
-                .collect(),
+            // Each skeleton is compared with the distinct ones before it
+            // only: a page of 200,000 list items has skeletons as long.
+            GroupTemplate::Learnt { clusters, .. } => {
+                let first: Vec<usize> = (0..clusters.len())
+                    .map(|k| (0..k).find(|&j| clusters[j].skeleton == clusters[k].skeleton).unwrap_or(k))
+                    .collect();
+                clusters
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| first[k] == k)
+                    .filter_map(|(k, c)| {
+                        let learnt_by = first.iter().filter(|&&f| f == k).count();
+                        c.prepare().map(|p| (p, learnt_by))
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         })
         .collect();
