@@ -89,6 +89,9 @@ const LISTS_PER_ELEMENT: usize = 2;
 /// it are (`large`): every unpacking of a page numbers its nodes alike, and
 /// on such a page the lists are the work (five representatives of pages of
 /// 200,000 siblings compared the same lists twenty times, issue 37).
+///
+/// Pages pinned ([`PageStore::pin`]) are kept once unpacked, whatever their
+/// size, until unpinned.
 #[derive(Default)]
 struct HotTrees {
     kept: Vec<HotPage>,
@@ -96,6 +99,7 @@ struct HotTrees {
     loaded_once: std::collections::HashSet<usize>,
     clock: u64,
     large: HashMap<usize, Arc<Mutex<RepeatedLists>>>,
+    pinned: HashMap<usize, Option<Arc<Tree>>>,
 }
 
 struct HotPage {
@@ -198,12 +202,31 @@ impl PageStore {
     /// Page `i`'s snapshot, unpacked or kept from an earlier load.
     pub fn tree(&self, i: usize) -> Arc<Tree> {
         let mut hot = self.hot.lock().expect("no thread panicked holding it");
-        if let Some(tree) = hot.get(i) {
+        if let Some(tree) = hot.get(i).or_else(|| hot.pinned.get(&i).cloned().flatten()) {
             return tree;
         }
         let tree = Arc::new(self.pages[i].tree.unpack());
         hot.offer(i, &tree);
+        if let Some(pin) = hot.pinned.get_mut(&i) {
+            *pin = Some(tree.clone());
+        }
         tree
+    }
+
+    /// Keeps `pages` unpacked, once loaded, until [`PageStore::unpin`]:
+    /// the pages of a layout group that every one of its extractions loads
+    /// (each page of a small group is a representative and loads the
+    /// others), which are unpacked once instead of once per extraction.
+    /// They would be unpacked side by side in each extraction anyway, so
+    /// keeping them adds no peak memory.
+    pub fn pin(&self, pages: &[usize]) {
+        let mut hot = self.hot.lock().expect("no thread panicked holding it");
+        hot.pinned = pages.iter().map(|&i| (i, None)).collect();
+    }
+
+    /// Lets go of the pinned pages.
+    pub fn unpin(&self) {
+        self.hot.lock().expect("no thread panicked holding it").pinned.clear();
     }
 
     pub fn pages(&self) -> &[StoredPage] {
@@ -445,6 +468,21 @@ mod tests {
         assert!(Arc::ptr_eq(&lists, &source.mapped_lists(&second).unwrap()), "every unpacking shares them");
         let other = LoadedPage { tree: Arc::new(s.pages()[0].tree.unpack()), ..first.clone() };
         assert!(source.mapped_lists(&other).is_none(), "a tree that is not the page's is given none");
+    }
+
+    #[test]
+    fn a_pinned_page_is_unpacked_once_whatever_its_size_until_unpinned() {
+        let mut s = store(&["http://a.test/small.html"]);
+        let big = admit(&"<i>x</i>".repeat(HOT_ELEMENTS).into_bytes(), None, 2 * HOT_ELEMENTS).unwrap();
+        s.insert(Url::parse("http://a.test/big.html").unwrap(), big);
+        s.sort();
+        let big = s.pages().iter().position(|p| p.url.path() == "/big.html").unwrap();
+        assert!(!Arc::ptr_eq(&s.tree(big), &s.tree(big)), "too large to keep unpacked");
+        s.pin(&[big]);
+        let pinned = s.tree(big);
+        assert!(Arc::ptr_eq(&pinned, &s.tree(big)), "pinned, it is kept");
+        s.unpin();
+        assert!(!Arc::ptr_eq(&pinned, &s.tree(big)), "let go of");
     }
 
     /// A partial crawl: the key links first to 30 pages the crawl did not

@@ -170,6 +170,9 @@ pub fn collect_site(
             ClusterSummary { id, learnt_from: None, pages: members.len(), served: 0, unfit: 0, loads: 0, error: None };
         let mut first: Option<(usize, Vec<bool>)> = None;
         let mut clusters = Vec::new();
+        if members.len() <= JOINED {
+            store.pin(members);
+        }
         for r in representatives(&layouts, members).into_iter().take(REPRESENTATIVES_TRIED) {
             let (cluster, own) = learn(cfg, store, r);
             report.loads += own.loads;
@@ -188,6 +191,7 @@ pub fn collect_site(
                 break;
             }
         }
+        store.unpin();
         summary.clusters.push(report);
         learnt.push(match first {
             Some((representative, template)) => GroupTemplate::Learnt { id, clusters, representative, template },
