@@ -12,9 +12,12 @@ use url::Url;
 
 use crate::candidates::hyperlink::{url_pattern, PageLink};
 
-/// Failures of a pattern before it can be taken for dead: one missing page
-/// is an accident.
-const FAILURES: u32 = 2;
+/// Failures of a pattern before it can be taken for dead. One is enough:
+/// its links are only put last, and a pattern that loaded once (the key
+/// page's own, say) is never dead. Two cost dev loads 6.47 -> 6.67 (a news
+/// index whose first linked article was missing tried its ten siblings
+/// before the site's sections) at the same scores, and the corpus 6.56 -> 6.60.
+const FAILURES: u32 = 1;
 
 /// Loads that failed and loads that succeeded, per URL pattern
 /// ([`url_pattern`]), in the order the search processed them, and the
@@ -48,10 +51,10 @@ impl<'a> DeadPatterns<'a> {
         self.any_dead |= is_dead(*counts);
     }
 
-    /// Per link, whether its pattern is dead: it failed at least
-    /// [`FAILURES`] times and never loaded (a pattern with one live page, the
-    /// key page's own, say, may hold more, and a sparse copy's other patterns
-    /// are no likelier); `None` while no pattern is. The search asks after
+    /// Per link, whether its pattern is dead: it failed ([`FAILURES`]) and
+    /// never loaded (a pattern with one live page, the key page's own, say,
+    /// may hold more, and a sparse copy's other patterns are no likelier);
+    /// `None` while no pattern is. The search asks after
     /// every load, so each link's pattern is worked out once, on the first
     /// answer.
     pub fn dead_links(&mut self) -> Option<Vec<bool>> {
@@ -78,15 +81,14 @@ mod tests {
     }
 
     #[test]
-    fn a_pattern_is_dead_once_it_failed_twice_and_never_loaded() {
+    fn a_pattern_is_dead_once_it_failed_and_never_loaded() {
         let links: Vec<PageLink> = ["/2019/11/", "/about.html", "/post/9.html", "/user/4.html"]
             .iter()
             .map(|p| PageLink { url: u(p), node: crate::page::dom::NodeId(0) })
             .collect();
         let mut p = DeadPatterns::new(&u("/post/1.html"), &links);
+        assert_eq!(p.dead_links(), None, "nothing failed yet");
         p.record(&u("/2019/12/"), false);
-        assert_eq!(p.dead_links(), None, "one missing page is an accident");
-        p.record(&u("/2019/10/"), false);
         assert_eq!(p.dead_links(), Some(vec![true, false, false, false]));
         for n in 2..6 {
             p.record(&u(&format!("/post/{n}.html")), false);
