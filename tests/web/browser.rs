@@ -187,6 +187,22 @@ async fn a_page_using_data_tex_names_keeps_its_own_attributes_and_elements() {
     assert_eq!(root.outer_html(), before, "every element and attribute value of the page is back");
 }
 
+/// The elements of `doc` that carry our mark `kind`, each by its id, or
+/// its tag where it has none.
+fn marked_with(doc: &Document, kind: &str) -> Vec<String> {
+    let found = doc.query_selector_all(&format!("[{}]", mark(kind))).unwrap();
+    (0..found.length())
+        .map(|i| {
+            let e: web_sys::Element = found.item(i).unwrap().dyn_into().unwrap();
+            if e.id().is_empty() {
+                e.local_name()
+            } else {
+                e.id()
+            }
+        })
+        .collect()
+}
+
 /// The template view leaves no hole: a container whose every child is hidden
 /// is hidden too (unless it has text of its own or was empty in the page),
 /// and the shown ancestors of hidden parts lose their minimum height.
@@ -206,19 +222,7 @@ async fn the_template_view_collapses_what_it_emptied() {
         tree.nodes().filter(|(_, n)| &*n.tag == "main").flat_map(|(id, _)| tree.subtree(id)).collect();
     let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
     show(&doc, &tree, &elements, &template, View::Template, &mut marked).await;
-    let with = |kind: &str| -> Vec<String> {
-        let found = doc.query_selector_all(&format!("[{}]", mark(kind))).unwrap();
-        (0..found.length())
-            .map(|i| {
-                let e: web_sys::Element = found.item(i).unwrap().dyn_into().unwrap();
-                if e.id().is_empty() {
-                    e.local_name()
-                } else {
-                    e.id()
-                }
-            })
-            .collect()
-    };
+    let with = |kind| marked_with(&doc, kind);
     assert_eq!(with(EMPTIED), ["box"], "#titled keeps its text, #spacer was empty in the page");
     assert_eq!(with(HOLDER), ["html", "body", "wrap", "titled"]);
     let rules = doc.query_selector(&format!("style[{}]", mark(OWN))).unwrap().unwrap().text_content().unwrap();
@@ -248,10 +252,7 @@ async fn the_template_view_veils_content_nested_too_deep() {
         tree.nodes().filter(|(_, n)| &*n.tag == "section").flat_map(|(id, _)| tree.subtree(id)).collect();
     let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
     show(&doc, &tree, &elements, &template, View::Template, &mut marked).await;
-    let ids = |kind: &str| -> Vec<String> {
-        let found = doc.query_selector_all(&format!("[{}]", mark(kind))).unwrap();
-        (0..found.length()).map(|i| found.item(i).unwrap().dyn_into::<web_sys::Element>().unwrap().id()).collect()
-    };
+    let ids = |kind| marked_with(&doc, kind);
     assert_eq!(ids(VEILED), ["deep"]);
     assert_eq!(ids(HIDDEN), ["shallow"]);
     assert_eq!(ids(EMPTIED), ["other"], "#box keeps the veiled content's place");
