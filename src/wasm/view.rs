@@ -238,15 +238,14 @@ fn collapsed(tree: &Tree, mut hidden: Vec<bool>) -> Marks {
 }
 
 /// The roots among `roots` whose subtree reaches more than [`VEIL_DEPTH`]
-/// levels below them.
+/// levels below them. The roots' subtrees are disjoint, so this reads each
+/// node once at most.
 fn deep_roots(tree: &Tree, roots: &[bool]) -> Vec<bool> {
-    let mut deepest: Vec<u32> = tree.nodes().map(|(_, n)| n.depth).collect();
-    for i in (0..tree.len()).rev() {
-        if let Some(p) = tree.node(NodeId(i as u32)).parent {
-            deepest[p.index()] = deepest[p.index()].max(deepest[i]);
-        }
-    }
-    (0..tree.len()).map(|i| roots[i] && deepest[i] - tree.node(NodeId(i as u32)).depth > VEIL_DEPTH).collect()
+    let deep = |root: NodeId| {
+        let limit = tree.node(root).depth + VEIL_DEPTH;
+        tree.subtree(root).any(|i| tree.node(NodeId(i as u32)).depth > limit)
+    };
+    roots.iter().enumerate().map(|(i, &root)| root && deep(NodeId(i as u32))).collect()
 }
 
 /// Removes every mark and our stylesheet, and nothing else: only attributes

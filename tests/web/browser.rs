@@ -157,8 +157,13 @@ fn the_frame_inside_content_is_what_scripts_put_there() {
 
 /// Template: everything but the `<main>` subtree of `tree`.
 fn all_but_main(tree: &Tree) -> Vec<bool> {
-    let main = tree.nodes().find(|(_, n)| &*n.tag == "main").map(|(id, _)| id).unwrap();
-    let content = tree.subtree(main);
+    all_but(tree, "main")
+}
+
+/// Template: everything but the subtrees of every `tag` element of `tree`.
+fn all_but(tree: &Tree, tag: &str) -> Vec<bool> {
+    let content: Vec<usize> =
+        tree.nodes().filter(|(_, n)| &*n.tag == tag).flat_map(|(id, _)| tree.subtree(id)).collect();
     (0..tree.len()).map(|i| !content.contains(&i)).collect()
 }
 
@@ -218,9 +223,7 @@ async fn the_template_view_collapses_what_it_emptied() {
     let root = doc.document_element().unwrap();
     let before = root.outer_html();
     let (tree, elements) = live_dom::snapshot(&root).unwrap();
-    let content: Vec<usize> =
-        tree.nodes().filter(|(_, n)| &*n.tag == "main").flat_map(|(id, _)| tree.subtree(id)).collect();
-    let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
+    let template = all_but(&tree, "main");
     show(&doc, &tree, &elements, &template, View::Template, &mut marked).await;
     let with = |kind| marked_with(&doc, kind);
     assert_eq!(with(EMPTIED), ["box"], "#titled keeps its text, #spacer was empty in the page");
@@ -248,9 +251,7 @@ async fn the_template_view_veils_content_nested_too_deep() {
     let root = doc.document_element().unwrap();
     let before = root.outer_html();
     let (tree, elements) = live_dom::snapshot(&root).unwrap();
-    let content: Vec<usize> =
-        tree.nodes().filter(|(_, n)| &*n.tag == "section").flat_map(|(id, _)| tree.subtree(id)).collect();
-    let template: Vec<bool> = (0..tree.len()).map(|i| !content.contains(&i)).collect();
+    let template = all_but(&tree, "section");
     show(&doc, &tree, &elements, &template, View::Template, &mut marked).await;
     let ids = |kind| marked_with(&doc, kind);
     assert_eq!(ids(VEILED), ["deep"]);
