@@ -23,6 +23,7 @@ const NOT_TEMPLATE: u8 = 2;
 const MAIN_CONTENT: u8 = 4;
 const HAS_TEXT: u8 = 8;
 const HAS_BLOCK: u8 = 16;
+const TRAIL: u8 = 32;
 
 impl PackedTree {
     pub fn pack(tree: &Tree) -> PackedTree {
@@ -53,6 +54,7 @@ impl PackedTree {
                 (n.gold.main_content, MAIN_CONTENT),
                 (n.text != 0, HAS_TEXT),
                 (n.block != 0, HAS_BLOCK),
+                (n.trail, TRAIL),
             ]
             .into_iter()
             .filter(|&(set, _)| set)
@@ -115,6 +117,7 @@ impl PackedTree {
                 text,
                 block,
                 words,
+                trail: flags & TRAIL != 0,
                 gold: Gold { not_template: flags & NOT_TEMPLATE != 0, main_content: flags & MAIN_CONTENT != 0 },
             });
         }
@@ -196,7 +199,7 @@ mod tests {
         let tree = snapshot(&parse(
             "<base href='/docs/'><body class='a b notTemplate'><nav id=menu><a href=x rel=nofollow>One</a>\
              <a href=y>Two</a><a href=z data-k=1>Three 42</a></nav><main class=mainContent><p>Some <em>text</em>\
-             here</p><p></p><ul><li>a<li>b<li>c</ul></main><footer>Foot</footer></body>",
+             here</p><p></p><ul><li>a<li>b<li>c</ul></main><footer id=Breadcrumbs>Foot</footer></body>",
         ))
         .unwrap();
         let packed = PackedTree::pack(&tree);

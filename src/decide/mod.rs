@@ -4,12 +4,14 @@
 //! node's content (`text_recurrence`), which loaded pages share the key
 //! page's layout (`layout_agreement`, `voters`), each page compared as it
 //! loads (`compare_ahead`), a menu's current item (`current_item`), an
-//! element's own text that is the page's (`own_text`), and how
+//! element's own text that is the page's (`own_text`), a breadcrumb trail
+//! (`breadcrumb_trails`), and how
 //! far the evidence goes: copies of the key set aside, weak answers said
 //! (`evidence`).
 //!
 //! May use: `base`, `page`, `compare`, `candidates`.
 
+pub mod breadcrumb_trails;
 pub mod compare_ahead;
 pub mod current_item;
 pub mod evidence;

@@ -6,7 +6,9 @@
 //! 0.5 % of content words lost and 5 % of template words left, per host).
 //! A `<nav>`, `<aside>` or `<form>` inside the content (breadcrumbs, a
 //! sidebar a theme puts in `<main>`, a review or search form) counts as
-//! neither. Pages that mark no single content element are not counted.
+//! neither, and so does a breadcrumb trail anywhere (a `<nav>` the markup
+//! calls template, that LABELING.md's N2 calls the page's). Pages that
+//! mark no single content element are not counted.
 
 use std::collections::HashMap;
 
@@ -23,6 +25,9 @@ use crate::page::html::parse;
 pub enum Part {
     Content,
     Template,
+    /// Set apart from both by the rules above: its words, in an output,
+    /// are neither lost nor left.
+    Neither,
     Unmarked,
 }
 
@@ -36,13 +41,17 @@ pub fn parts(tree: &Tree) -> Option<Vec<Part>> {
     };
     let root = single("main").or_else(|| single("article"))?;
     let mut parts = vec![Part::Unmarked; tree.len()];
+    let mut trail = vec![false; tree.len()];
     for (id, node) in tree.nodes() {
         let tag = &*node.tag;
         let inherited = node.parent.map_or(Part::Unmarked, |p| parts[p.index()]);
-        parts[id.index()] = if id == root {
+        trail[id.index()] = node.trail || node.parent.is_some_and(|p| trail[p.index()]);
+        parts[id.index()] = if trail[id.index()] {
+            Part::Neither
+        } else if id == root {
             Part::Content
         } else if inherited == Part::Content && matches!(tag, "nav" | "aside" | "form") {
-            Part::Unmarked
+            Part::Neither
         } else if inherited == Part::Unmarked
             && matches!(tag, "header" | "nav" | "aside" | "footer")
             && !holds(tree, id, root)
@@ -99,18 +108,14 @@ impl MarkupWords {
             bag
         };
         let (mut content, mut template) = (words_of(Part::Content), words_of(Part::Template));
+        let mut neither = words_of(Part::Neither);
         self.pages += 1;
         self.content += content.values().sum::<usize>();
         for w in output.split_whitespace() {
             self.output += 1;
-            match content.get_mut(w).filter(|n| **n > 0) {
-                Some(n) => *n -= 1,
-                None => {
-                    if let Some(n) = template.get_mut(w).filter(|n| **n > 0) {
-                        *n -= 1;
-                        self.template_left += 1;
-                    }
-                }
+            let mut take = |bag: &mut HashMap<&str, usize>| bag.get_mut(w).filter(|n| **n > 0).map(|n| *n -= 1);
+            if take(&mut content).is_none() && take(&mut neither).is_none() && take(&mut template).is_some() {
+                self.template_left += 1;
             }
         }
         self.lost += content.values().sum::<usize>();
@@ -182,12 +187,17 @@ mod tests {
         assert_eq!(
             parts(&t).unwrap(),
             [
-                Unmarked, Unmarked, Template, Template, Content, Content, Content, Unmarked, Unmarked, Content,
-                Unmarked, Unmarked, Unmarked, Template, Unmarked, Template
+                Unmarked, Unmarked, Template, Template, Content, Content, Content, Neither, Neither, Content, Neither,
+                Neither, Neither, Template, Unmarked, Template
             ]
         );
         assert!(parts(&tree("html( body( article article ) )")).is_none(), "two articles mark no one content");
         assert_eq!(parts(&tree("html( body( nav article ) )")).unwrap()[3], Content);
+        assert_eq!(
+            parts(&tree("html( body( header( nav.breadcrumb( a ) ) main( p ) ) )")).unwrap(),
+            [Unmarked, Unmarked, Template, Neither, Neither, Content, Content],
+            "a trail is the page's, not the template's"
+        );
         let wrapped = tree("html( body( header( main( p ) ) ) )");
         assert_eq!(parts(&wrapped).unwrap()[2], Unmarked, "a header holding the content is not template");
     }
@@ -208,5 +218,17 @@ mod tests {
         );
         m.add_page(&tree("html( body( p ) )"), &texts(&["", "", "x"]), "x");
         assert_eq!(m.pages, 1, "a page without labels is not counted");
+    }
+
+    #[test]
+    fn the_words_of_a_trail_in_the_output_are_not_template_left() {
+        let t = tree("html( body( nav( a ) nav.breadcrumb( a ) main( p ) ) )");
+        let mut m = MarkupWords::default();
+        m.add_page(&t, &texts(&["", "", "", "Home", "", "Home", "", "Text"]), "Home Text Home");
+        assert_eq!(
+            m,
+            MarkupWords { pages: 1, content: 1, lost: 0, output: 3, template_left: 1 },
+            "one Home is the trail's"
+        );
     }
 }

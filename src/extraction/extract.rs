@@ -11,6 +11,7 @@ use crate::candidates::hyperlink::PageLink;
 use crate::candidates::link_order::sort_links;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::mapping::Mapping;
+use crate::decide::breadcrumb_trails::release_trails;
 use crate::decide::compare_ahead::CompareAhead;
 use crate::decide::evidence::{judge, Evidence};
 use crate::decide::own_text::SameText;
@@ -148,7 +149,11 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         source.pause_while_loading().await;
     }
     let template = template(cfg, &key.tree, &vote.mappings);
-    let template = if cfg.content.enabled { same_text.release(&key.tree, template) } else { template };
+    let template = if cfg.content.enabled {
+        release_trails(&key.tree, &key_text.words, same_text.release(&key.tree, template))
+    } else {
+        template
+    };
     let evidence = judge(&key.tree, &template, cs_pages.len(), vote.copies, cfg.votes.min(cfg.cs_size));
     let mapped = source.now_ms();
 
@@ -445,6 +450,35 @@ mod tests {
         }
         let s = score(&key.tree, &x.template);
         assert_eq!((s.recall, s.precision), (1.0, 1.0), "the related items are content too: {s:?}");
+    }
+
+    /// Sibling products of one category carry the same breadcrumb trail at
+    /// the same place, links and text alike: it maps and recurs like a menu,
+    /// yet it says where this page sits, so it is content (LABELING.md, N2).
+    #[test]
+    fn a_breadcrumb_trail_that_every_sibling_repeats_is_content() {
+        let product = |n: usize, name: &str| {
+            format!(
+                "<html><body><header class=top><a href=/>Florist</a> <a href=/roses/>Roses</a></header>\
+                 <nav class='breadcrumb notTemplate' aria-label=breadcrumb><a href=/>Home</a> / <a href=/roses/>Roses</a></nav>\
+                 <main class=product><h1 class=notTemplate>{name}</h1>\
+                 <p class=notTemplate>{name}, number {n} of the season, cut and wrapped by hand each morning.</p></main>\
+                 <footer class=foot>Pick-up only, open every weekday</footer></body></html>"
+            )
+        };
+        let listing: String = (1..=4).map(|k| format!("<a href=/roses/{k}.html>Rose {k}</a>")).collect();
+        let listing =
+            format!("<html><body><header class=top><a href=/>Florist</a></header><main>{listing}</main></body></html>");
+        let names = ["Red roses", "White roses", "Pink roses", "Yellow roses"];
+        let mut pages: Vec<(&'static str, String)> = vec![("/", listing.clone()), ("/roses/", listing)];
+        for (n, path) in ["/roses/1.html", "/roses/2.html", "/roses/3.html", "/roses/4.html"].into_iter().enumerate() {
+            pages.push((path, product(n + 1, names[n])));
+        }
+        let (key, x) = run(&HtmlSite(pages), "/roses/1.html");
+        assert!(all_template(&key, &x, "breadcrumb", false), "the trail is the page's");
+        assert!(all_template(&key, &x, "top", true) && all_template(&key, &x, "foot", true));
+        let s = score(&key.tree, &x.template);
+        assert_eq!((s.recall, s.precision), (1.0, 1.0), "{s:?}");
     }
 
     /// Pages of one layout saved at different times: the key page's body

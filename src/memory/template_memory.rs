@@ -28,6 +28,7 @@ use crate::base::config::{Algorithm, Config};
 use crate::base::error::ExtractError;
 use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::compare::repeated_lists::{etdm_remembering, ListSignatures, RepeatedLists};
+use crate::decide::breadcrumb_trails::release_trails;
 use crate::decide::current_item::{pair_current_items, SubtreeTexts};
 use crate::decide::own_text::release;
 use crate::decide::template::map_page;
@@ -277,6 +278,7 @@ impl Cluster {
                 block: s.block,
                 words: s.words,
                 same_tag_position: 0,
+                trail: false,
                 gold: Gold::default(),
             });
         }
@@ -394,7 +396,7 @@ impl PreparedCluster<'_> {
             held[image.index()] = self.skeleton.node(n).text == page.node(image).text;
         }
         let words = words.get_or_insert_with(|| subtree_words(page));
-        release(page, words, template, |i| held[i])
+        release_trails(page, words, release(page, words, template, |i| held[i]))
     }
 }
 
@@ -599,6 +601,30 @@ mod tests {
         assert!(!template[at("div")], "the description is the page's: content");
         assert!(template[at("nav")] && template[at("footer")] && template[at("p")], "the frame stays template");
         assert!(cluster.apply(&cfg, &seen).iter().all(|&t| t), "the skeleton's own page is template throughout");
+    }
+
+    /// A skeleton learnt with its trail as template (a representative taken
+    /// whole) serves a page whose trail is still the page's own.
+    #[test]
+    fn a_served_page_keeps_its_breadcrumb_trail() {
+        use crate::page::html::{parse, snapshot};
+        let page = |name: &str| {
+            snapshot(&parse(&format!(
+                "<html><body><nav class=menu><a href=/a>Home</a><a href=/b>Shop</a></nav>\
+                 <ol class=breadcrumb><li><a href=/>Home</a></li><li><a href=/b>Shop</a></li></ol><h1>{name}</h1></body></html>"
+            )))
+            .unwrap()
+        };
+        let cfg = Config::default();
+        let seen = page("Roses");
+        let cluster = Cluster::learn(&cfg, &url("seen.html"), &seen, &vec![true; seen.len()]);
+        let served = page("Tulips");
+        let template = cluster.apply(&cfg, &served);
+        let trail = served.nodes().find(|(_, n)| &*n.tag == "ol").unwrap().0;
+        assert!(served.subtree(trail).all(|i| !template[i]), "the trail is the page's");
+        assert!(template[served.nodes().find(|(_, n)| &*n.tag == "nav").unwrap().0.index()], "the menu is template");
+        let paper = Config::preset("paper").unwrap();
+        assert!(cluster.apply(&paper, &served)[trail.index()], "the paper's method sees shapes only");
     }
 
     #[test]

@@ -55,6 +55,15 @@ pub const MAX_VALUE_UNITS: usize = 8_192;
 /// uncut value of the same beginning has.
 const CUT: &str = "\u{2026}cut";
 
+/// What a breadcrumb trail's class or id says in every convention seen
+/// (`breadcrumb`, `breadcrumbs__item`, `woocommerce-breadcrumb`, `navBreadcrumb`).
+const TRAIL_NAME: &[u8] = b"breadcrumb";
+
+/// Whether a class list or an id names a breadcrumb trail.
+fn names_trail(value: &str) -> bool {
+    value.as_bytes().windows(TRAIL_NAME.len()).any(|w| w.eq_ignore_ascii_case(TRAIL_NAME))
+}
+
 /// `value` within [`MAX_VALUE_UNITS`] UTF-16 units, and whether it was cut.
 /// A character is never split: one that would cross the limit is left out.
 pub fn within_read_limit(value: &str) -> (&str, bool) {
@@ -110,6 +119,10 @@ pub struct Node {
     pub block: u64,
     /// Words of that block: the weight of its text.
     pub words: u32,
+    /// A class or the id names a breadcrumb trail (`breadcrumb`, in any
+    /// case, within a name): read while the names are still strings, since
+    /// `classes` keeps only their hashes.
+    pub trail: bool,
     /// The gold annotations, kept apart from `classes` for scoring only.
     pub gold: Gold,
 }
@@ -468,6 +481,7 @@ impl TreeBuilder {
             text: 0,
             block: 0,
             words: 0,
+            trail: false,
             gold: Gold::default(),
         };
         for (name, value) in attributes {
@@ -478,6 +492,7 @@ impl TreeBuilder {
             let (value, cut) = within_read_limit(value);
             match &*name {
                 "id" => {
+                    node.trail |= names_trail(value);
                     if cut {
                         node.id = Some(format!("{value}{CUT}").into());
                     } else if !value.is_empty() {
@@ -485,6 +500,7 @@ impl TreeBuilder {
                     }
                 }
                 "class" => {
+                    node.trail |= names_trail(value);
                     for class in value.split_ascii_whitespace() {
                         match class {
                             GOLD_NOT_TEMPLATE => node.gold.not_template = true,
