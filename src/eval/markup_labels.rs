@@ -113,7 +113,7 @@ impl MarkupWords {
         self.content += content.values().sum::<usize>();
         for w in output.split_whitespace() {
             self.output += 1;
-            let mut take = |bag: &mut HashMap<&str, usize>| bag.get_mut(w).filter(|n| **n > 0).map(|n| *n -= 1);
+            let take = |bag: &mut HashMap<&str, usize>| bag.get_mut(w).filter(|n| **n > 0).map(|n| *n -= 1);
             if take(&mut content).is_none() && take(&mut neither).is_none() && take(&mut template).is_some() {
                 self.template_left += 1;
             }
