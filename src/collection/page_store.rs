@@ -71,8 +71,12 @@ pub struct PageStore {
 
 /// Elements of the unpacked snapshots a store keeps (about 300 bytes each):
 /// room for the pages a site's extractions load again and again, its
-/// menu's, whose unpacking and freeing was a tenth of a collection's time.
-pub const HOT_ELEMENTS: usize = 1 << 16;
+/// menu's, whose unpacking and freeing was a tenth of a collection's time,
+/// and for a few index pages of 50,000-100,000 elements that every message
+/// of an archive links to (with room for 65,536 only, unpacking them again
+/// for each message was a third of that site's time). The peak rises less
+/// than the budget: each extraction has such pages unpacked anyway.
+pub const HOT_ELEMENTS: usize = 1 << 18;
 
 /// Lists a kept page remembers per element before it forgets them all: the
 /// template's lists are mapped again at once, while the content lists of

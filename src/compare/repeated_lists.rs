@@ -19,6 +19,7 @@ use crate::base::config::Config;
 use crate::compare::mapping::{has_lists, map_siblings, Mapping};
 use crate::compare::state_marker::{moving, StateMarkers};
 use crate::page::dom::{NodeId, Tree};
+use crate::page::mixed_hash::Mix;
 
 /// For each node of a key tree, a hash of everything the mapping of its
 /// children reads of the key tree: each child's tag, id, text, classes,
@@ -50,38 +51,6 @@ fn hash(value: &impl Hash) -> u64 {
     let mut h = Mix::default();
     value.hash(&mut h);
     h.finish()
-}
-
-/// A 64-bit hash of words, mixed as splitmix64 mixes: signatures are made
-/// for every node of every key page compared, and a list is looked up for
-/// every node of every skeleton, where SipHash was a visible share of the
-/// time; two different lists must not share a signature.
-#[derive(Default)]
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word) ^ ((chunk.len() as u64) << 59));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = splitmix(self.0.rotate_left(23) ^ n);
-    }
-
-    fn finish(&self) -> u64 {
-        splitmix(self.0)
-    }
-}
-
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// The lists mapped onto one page so far: (key list, page node, inherited

@@ -10,13 +10,13 @@
 //! called template, or a template without any of the page's frame are said
 //! in one sentence ([`Weakness`]) wherever the result is shown.
 
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::Serialize;
 
 use crate::compare::mapping::Mapping;
 use crate::page::dom::{Node, NodeId, Tree};
+use crate::page::mixed_hash::{MixMap, MixSet};
 
 /// A compared page that keeps, text and shape, at least this share of the
 /// key page's words holds the key's own text.
@@ -98,8 +98,8 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
     }
     // The key's text blocks with their words, so that each page is read
     // once against them, keeping only the blocks it shares with the key.
-    let mut words: HashMap<u64, u32> = HashMap::new();
-    let mut paragraphs: HashSet<u64> = HashSet::new();
+    let mut words: MixMap<u64, u32> = MixMap::default();
+    let mut paragraphs: MixSet<u64> = MixSet::default();
     for i in body(key) {
         let n = key.node(NodeId(i as u32));
         if n.block != 0 && n.words > 0 {
@@ -109,18 +109,18 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
             }
         }
     }
-    let held: Vec<HashSet<u64>> = pages
+    let held: Vec<MixSet<u64>> = pages
         .iter()
         .map(|(p, _)| p.nodes().map(|(_, n)| n.block).filter(|b| words.contains_key(b)).collect())
         .collect();
     let holders = |block: &u64| held.iter().filter(|h| h.contains(block)).count();
-    let own_of = |most: usize| -> HashMap<u64, u32> {
+    let own_of = |most: usize| -> MixMap<u64, u32> {
         words.iter().filter(|(b, _)| holders(b) <= most).map(|(&b, &w)| (b, w)).collect()
     };
     let alone = own_of(1);
     let mut few = own_of(pages.len() / 2);
     few.retain(|b, _| paragraphs.contains(b));
-    let enough = |own: &HashMap<u64, u32>| {
+    let enough = |own: &MixMap<u64, u32>| {
         let total: u32 = own.values().sum();
         (total >= MIN_OWN_WORDS).then_some(SUPERSET_WORDS * f64::from(total))
     };

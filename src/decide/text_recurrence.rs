@@ -8,11 +8,10 @@
 //! there — Vieira's identical subtrees and Bar-Yossef's pagelets loosened to
 //! a share, so that a menu with one changed label still counts.
 
-use std::collections::HashMap;
-
 use crate::base::config::Content;
 use crate::compare::mapping::Mapping;
 use crate::page::dom::{NodeId, Tree};
+use crate::page::mixed_hash::MixMap;
 
 /// Per key node: words of text in its subtree, and how many of them recur
 /// under the node's image in one candidate (0 where the node is unmapped).
@@ -71,12 +70,12 @@ impl KeyText {
 /// node: built once per page, however many trees are mapped onto it.
 pub struct TextBlocks {
     ends: Vec<u32>,
-    places: HashMap<u64, Vec<u32>>,
+    places: MixMap<u64, Vec<u32>>,
 }
 
 impl TextBlocks {
     pub fn of(page: &Tree) -> Self {
-        let mut places: HashMap<u64, Vec<u32>> = HashMap::new();
+        let mut places: MixMap<u64, Vec<u32>> = MixMap::default();
         for (id, node) in page.nodes() {
             if node.block != 0 {
                 places.entry(node.block).or_default().push(id.0);
@@ -231,7 +230,7 @@ pub fn lists(tree: &Tree) -> Vec<Vec<NodeId>> {
             .collect()
     };
     let mut lists = Vec::new();
-    let mut counts: HashMap<u64, u32> = HashMap::new();
+    let mut counts: MixMap<u64, u32> = MixMap::default();
     for (_, node) in tree.nodes() {
         if node.children.len() < 2 {
             continue;

@@ -5,13 +5,14 @@
 //! the snapshot (`html`), a saved template keeps what it needs
 //! (`saved_template`), a hidden view collapses what holds nothing
 //! (`view_collapse`), and words are counted, in scripts without spaces too
-//! (`words`).
+//! (`words`); maps keyed by hashes hash them cheaply (`mixed_hash`).
 //!
 //! May use: `base`.
 
 pub mod dom;
 pub mod generated_names;
 pub mod html;
+pub mod mixed_hash;
 pub mod name_hash;
 pub mod page_body;
 pub mod saved_template;
