@@ -111,7 +111,7 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
     }
     let held: Vec<MixSet<u64>> = pages
         .iter()
-        .map(|(p, _)| p.nodes().map(|(_, n)| n.block).filter(|b| words.contains_key(b)).collect())
+        .map(|(p, _)| p.nodes().map(|(_, n)| n.block).filter(|b| *b != 0 && words.contains_key(b)).collect())
         .collect();
     let holders = |block: &u64| held.iter().filter(|h| h.contains(block)).count();
     let own_of = |most: usize| -> MixMap<u64, u32> {
