@@ -71,12 +71,18 @@ pub struct PageStore {
 
 /// Elements of the unpacked snapshots a store keeps (about 300 bytes each):
 /// room for the pages a site's extractions load again and again, its
-/// menu's, whose unpacking and freeing was a tenth of a collection's time,
-/// and for a few index pages of 50,000-100,000 elements that every message
-/// of an archive links to (with room for 65,536 only, unpacking them again
-/// for each message was a third of that site's time). The peak rises less
-/// than the budget: each extraction has such pages unpacked anyway.
-pub const HOT_ELEMENTS: usize = 1 << 18;
+/// menu's, whose unpacking and freeing was a tenth of a collection's time.
+pub const HOT_ELEMENTS: usize = 1 << 16;
+
+/// Elements of the pages above [`HOT_ELEMENTS`] a store keeps besides:
+/// an archive's index pages of 50,000-100,000 elements, which every
+/// message links to, were unpacked again for each message, a third of that
+/// site's time. Kept apart, so that they do not push the menu's pages out,
+/// and so that a site of small pages keeps no more than before (the whole
+/// budget given to small pages held 50 MB more on a 10,000-page site and
+/// saved nothing there). The peak rises less than the budget: each
+/// extraction that loads such a page has it unpacked anyway.
+pub const LARGE_ELEMENTS: usize = 1 << 18;
 
 /// Lists a kept page remembers per element before it forgets them all: the
 /// template's lists are mapped again at once, while the content lists of
@@ -89,17 +95,20 @@ const LISTS_PER_ELEMENT: usize = 2;
 /// the many pages loaded once (each page as its own key) never push the
 /// menu's pages out.
 ///
-/// A page larger than the budget is never kept, but the lists mapped onto
-/// it are (`large`): every unpacking of a page numbers its nodes alike, and
-/// on such a page the lists are the work (five representatives of pages of
-/// 200,000 siblings compared the same lists twenty times, issue 37).
+/// A page larger than the budget is kept in [`LARGE_ELEMENTS`] of its own
+/// (`large_kept`, from its second load on, least recently used first out);
+/// one larger than that is never kept. The lists mapped onto any large
+/// page are kept (`large`): every unpacking of a page numbers its nodes
+/// alike, and on such a page the lists are the work (five representatives
+/// of pages of 200,000 siblings compared the same lists twenty times,
+/// issue 37).
 ///
 /// Pages pinned ([`PageStore::pin`]) are kept once unpacked, whatever their
 /// size, until unpinned.
 #[derive(Default)]
 struct HotTrees {
-    kept: Vec<HotPage>,
-    elements: usize,
+    kept: Kept,
+    large_kept: Kept,
     loaded_once: std::collections::HashSet<usize>,
     clock: u64,
     large: HashMap<usize, Arc<Mutex<RepeatedLists>>>,
@@ -113,23 +122,47 @@ struct HotPage {
     used: u64,
 }
 
-impl HotTrees {
-    fn get(&mut self, i: usize) -> Option<Arc<Tree>> {
-        self.clock += 1;
-        let clock = self.clock;
-        self.kept.iter_mut().find(|k| k.page == i).map(|k| {
+/// Unpacked snapshots within a budget of elements, least recently used
+/// first out.
+#[derive(Default)]
+struct Kept {
+    pages: Vec<HotPage>,
+    elements: usize,
+}
+
+impl Kept {
+    fn get(&mut self, i: usize, clock: u64) -> Option<Arc<Tree>> {
+        self.pages.iter_mut().find(|k| k.page == i).map(|k| {
             k.used = clock;
             k.tree.clone()
         })
     }
 
+    fn keep(&mut self, i: usize, tree: &Arc<Tree>, budget: usize, clock: u64) {
+        while self.elements + tree.len() > budget {
+            let oldest =
+                (0..self.pages.len()).min_by_key(|&k| self.pages[k].used).expect("over the budget, so some are kept");
+            self.elements -= self.pages.swap_remove(oldest).tree.len();
+        }
+        self.elements += tree.len();
+        self.pages.push(HotPage { page: i, tree: tree.clone(), lists: Arc::default(), used: clock });
+    }
+}
+
+impl HotTrees {
+    fn get(&mut self, i: usize) -> Option<Arc<Tree>> {
+        self.clock += 1;
+        let clock = self.clock;
+        self.kept.get(i, clock).or_else(|| self.large_kept.get(i, clock))
+    }
+
     /// The lists mapped onto page `i`, if `tree` is its kept snapshot, or
-    /// an unpacking of it (`unpacked_len` elements) too large to keep.
+    /// an unpacking of a large page (`unpacked_len` elements).
     fn lists(&mut self, i: usize, tree: &Arc<Tree>, unpacked_len: usize) -> Option<Arc<Mutex<RepeatedLists>>> {
         let lists = if tree.len() > HOT_ELEMENTS && tree.len() == unpacked_len {
             self.large.entry(i).or_default()
         } else {
-            &mut self.kept.iter_mut().find(|k| k.page == i && Arc::ptr_eq(&k.tree, tree))?.lists
+            &mut self.kept.pages.iter_mut().find(|k| k.page == i && Arc::ptr_eq(&k.tree, tree))?.lists
         };
         let full = lists.lock().expect("no thread panicked holding it").len() > LISTS_PER_ELEMENT * tree.len();
         if full {
@@ -139,17 +172,15 @@ impl HotTrees {
     }
 
     fn offer(&mut self, i: usize, tree: &Arc<Tree>) {
-        if self.loaded_once.insert(i) || tree.len() > HOT_ELEMENTS {
+        if self.loaded_once.insert(i) || tree.len() > LARGE_ELEMENTS {
             return;
         }
-        while self.elements + tree.len() > HOT_ELEMENTS {
-            let oldest =
-                (0..self.kept.len()).min_by_key(|&k| self.kept[k].used).expect("over the budget, so some are kept");
-            self.elements -= self.kept.swap_remove(oldest).tree.len();
-        }
-        self.elements += tree.len();
         self.clock += 1;
-        self.kept.push(HotPage { page: i, tree: tree.clone(), lists: Arc::default(), used: self.clock });
+        if tree.len() > HOT_ELEMENTS {
+            self.large_kept.keep(i, tree, LARGE_ELEMENTS, self.clock);
+        } else {
+            self.kept.keep(i, tree, HOT_ELEMENTS, self.clock);
+        }
     }
 }
 
@@ -456,31 +487,47 @@ mod tests {
             hot.offer(i, &tree);
             hot.offer(i, &tree);
         }
-        assert_eq!(hot.kept.iter().map(|k| k.page).collect::<Vec<_>>(), [1, 2], "the least recently used went first");
-        assert!(hot.elements <= HOT_ELEMENTS);
+        assert_eq!(
+            hot.kept.pages.iter().map(|k| k.page).collect::<Vec<_>>(),
+            [1, 2],
+            "the least recently used went first"
+        );
+        assert!(hot.kept.elements <= HOT_ELEMENTS);
+        let large =
+            Arc::new(admit(&"<i>x</i>".repeat(HOT_ELEMENTS).into_bytes(), None, 2 * HOT_ELEMENTS).unwrap().tree);
+        hot.offer(7, &large);
+        assert!(hot.get(7).is_none(), "a page is kept from its second load on");
+        hot.offer(7, &large);
+        assert!(Arc::ptr_eq(&hot.get(7).expect("kept"), &large), "a large page is kept in its own budget");
+        assert_eq!(hot.kept.pages.len(), 2, "without pushing the small pages out");
+    }
+
+    /// A page larger than [`LARGE_ELEMENTS`]: never kept unpacked unless pinned.
+    fn store_with_huge_page() -> PageStore {
+        let mut s = store(&["http://a.test/small.html"]);
+        let huge = admit(&"<i>x</i>".repeat(LARGE_ELEMENTS).into_bytes(), None, 2 * LARGE_ELEMENTS).unwrap();
+        s.insert(Url::parse("http://a.test/big.html").unwrap(), huge);
+        s.sort();
+        s
     }
 
     #[test]
     fn a_page_too_large_to_keep_keeps_the_lists_mapped_onto_it() {
-        let mut s = store(&["http://a.test/small.html"]);
-        let big = admit(&"<i>x</i>".repeat(HOT_ELEMENTS).into_bytes(), None, 2 * HOT_ELEMENTS).unwrap();
-        s.insert(Url::parse("http://a.test/big.html").unwrap(), big);
-        let source = s.source(2 * HOT_ELEMENTS);
+        let s = store_with_huge_page();
+        let source = s.source(2 * LARGE_ELEMENTS);
         let load = |u: &str| futures::executor::block_on(source.load(&Url::parse(u).unwrap())).unwrap();
         let (first, second) = (load("http://a.test/big.html"), load("http://a.test/big.html"));
         assert!(!Arc::ptr_eq(&first.tree, &second.tree), "too large to keep unpacked");
         let lists = source.mapped_lists(&first).expect("its lists are kept all the same");
         assert!(Arc::ptr_eq(&lists, &source.mapped_lists(&second).unwrap()), "every unpacking shares them");
-        let other = LoadedPage { tree: Arc::new(s.pages()[0].tree.unpack()), ..first.clone() };
+        let small = s.pages().iter().find(|p| p.url.path() == "/small.html").unwrap();
+        let other = LoadedPage { tree: Arc::new(small.tree.unpack()), ..first.clone() };
         assert!(source.mapped_lists(&other).is_none(), "a tree that is not the page's is given none");
     }
 
     #[test]
     fn a_pinned_page_is_unpacked_once_whatever_its_size_until_unpinned() {
-        let mut s = store(&["http://a.test/small.html"]);
-        let big = admit(&"<i>x</i>".repeat(HOT_ELEMENTS).into_bytes(), None, 2 * HOT_ELEMENTS).unwrap();
-        s.insert(Url::parse("http://a.test/big.html").unwrap(), big);
-        s.sort();
+        let s = store_with_huge_page();
         let big = s.pages().iter().position(|p| p.url.path() == "/big.html").unwrap();
         assert!(!Arc::ptr_eq(&s.tree(big), &s.tree(big)), "too large to keep unpacked");
         s.pin(&[big]);
