@@ -9,6 +9,7 @@
 //! Shopify's, Docusaurus, Sphinx's Read the Docs theme), read when the page
 //! is snapshotted ([`crate::page::dom::Node::trail`]).
 
+use crate::decide::template::release_subtrees;
 #[cfg(doc)]
 use crate::decide::text_recurrence::subtree_words;
 use crate::page::dom::{NodeId, Tree};
@@ -24,24 +25,14 @@ pub const TRAIL_LINKS: usize = 12;
 
 /// `template` without the breadcrumb trails of `tree` and their subtrees;
 /// `words` is [`subtree_words`] of `tree`. Stays top-down closed.
-pub fn release_trails(tree: &Tree, words: &[u32], mut template: Vec<bool>) -> Vec<bool> {
+pub fn release_trails(tree: &Tree, words: &[u32], template: Vec<bool>) -> Vec<bool> {
     if !tree.nodes().any(|(_, n)| n.trail) {
         return template;
     }
-    let Some(body) = tree.body() else { return template };
-    let mut i = body.index() + 1;
-    let end = tree.subtree(body).end;
-    while i < end {
-        let subtree = tree.subtree(NodeId(i as u32));
-        let links = || subtree.clone().filter(|&j| tree.node(NodeId(j as u32)).href.is_some()).count();
-        if tree.node(NodeId(i as u32)).trail && words[i] <= TRAIL_WORDS && (1..=TRAIL_LINKS).contains(&links()) {
-            template[subtree.clone()].iter_mut().for_each(|t| *t = false);
-            i = subtree.end;
-        } else {
-            i += 1;
-        }
-    }
-    template
+    release_subtrees(tree, template, |i, _| {
+        let links = || tree.subtree(NodeId(i as u32)).filter(|&j| tree.node(NodeId(j as u32)).href.is_some()).count();
+        tree.node(NodeId(i as u32)).trail && words[i] <= TRAIL_WORDS && (1..=TRAIL_LINKS).contains(&links())
+    })
 }
 
 #[cfg(test)]

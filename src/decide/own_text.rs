@@ -14,6 +14,7 @@
 //! a skeleton node keeps the text hash of its representative's element.
 
 use crate::compare::mapping::Mapping;
+use crate::decide::template::release_subtrees;
 use crate::decide::text_recurrence::subtree_words;
 use crate::page::dom::{NodeId, Tree};
 
@@ -55,22 +56,11 @@ impl SameText {
 /// subtree: a paragraph's worth of words, most of its subtree's words, and
 /// not `held(index)` by the pages that map it. `words` is
 /// [`subtree_words`] of `tree`; the result stays top-down closed.
-pub fn release(tree: &Tree, words: &[u32], mut template: Vec<bool>, held: impl Fn(usize) -> bool) -> Vec<bool> {
-    let Some(body) = tree.body() else { return template };
-    let mut i = body.index() + 1;
-    let end = tree.subtree(body).end;
-    while i < end {
+pub fn release(tree: &Tree, words: &[u32], template: Vec<bool>, held: impl Fn(usize) -> bool) -> Vec<bool> {
+    release_subtrees(tree, template, |i, template| {
         let node = tree.node(NodeId(i as u32));
-        let own = template[i] && node.text != 0 && node.words >= MIN_WORDS && 2 * node.words >= words[i] && !held(i);
-        if own {
-            let subtree = tree.subtree(NodeId(i as u32));
-            template[subtree.clone()].iter_mut().for_each(|t| *t = false);
-            i = subtree.end;
-        } else {
-            i += 1;
-        }
-    }
-    template
+        template[i] && node.text != 0 && node.words >= MIN_WORDS && 2 * node.words >= words[i] && !held(i)
+    })
 }
 
 #[cfg(test)]

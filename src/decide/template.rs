@@ -50,6 +50,25 @@ pub fn template(cfg: &Config, key: &Tree, mappings: &[Mapping]) -> Vec<bool> {
     vote_counts(key, mappings).into_iter().map(|v| v >= need).collect()
 }
 
+/// `template` without the subtree of each element of `<body>` that `pick`
+/// picks (given its index and the template so far), topmost first: the
+/// elements under a picked one are not asked. Stays top-down closed.
+pub fn release_subtrees(tree: &Tree, mut template: Vec<bool>, pick: impl Fn(usize, &[bool]) -> bool) -> Vec<bool> {
+    let Some(body) = tree.body() else { return template };
+    let mut i = body.index() + 1;
+    let end = tree.subtree(body).end;
+    while i < end {
+        if pick(i, &template) {
+            let subtree = tree.subtree(NodeId(i as u32));
+            template[subtree.clone()].iter_mut().for_each(|t| *t = false);
+            i = subtree.end;
+        } else {
+            i += 1;
+        }
+    }
+    template
+}
+
 /// Number of template nodes.
 pub fn count(template: &[bool]) -> usize {
     template.iter().filter(|&&t| t).count()
