@@ -76,26 +76,24 @@ impl KeyText {
 /// node: built once per page, however many trees are mapped onto it.
 pub struct TextBlocks {
     ends: Vec<u32>,
-    places: MixMap<u64, Vec<u32>>,
+    /// (block, node) of every element that owns a block, sorted: the places
+    /// of one block are a run in document order. One sorted vector, not a
+    /// map of lists: a list per distinct block was most of the building.
+    places: Vec<(u64, u32)>,
 }
 
 impl TextBlocks {
     pub fn of(page: &Tree) -> Self {
-        let mut places: MixMap<u64, Vec<u32>> = MixMap::default();
-        for (id, node) in page.nodes() {
-            if node.block != 0 {
-                places.entry(node.block).or_default().push(id.0);
-            }
-        }
+        let mut places: Vec<(u64, u32)> =
+            page.nodes().filter(|(_, n)| n.block != 0).map(|(id, n)| (n.block, id.0)).collect();
+        places.sort_unstable();
         Self { ends: subtree_ends(page), places }
     }
 
     /// Whether block `text` stands in the subtree of `n`.
     fn holds(&self, n: NodeId, text: u64) -> bool {
-        self.places.get(&text).is_some_and(|at| {
-            let first = at.partition_point(|&p| p < n.0);
-            at.get(first).is_some_and(|&p| p < self.ends[n.index()])
-        })
+        let first = self.places.partition_point(|&place| place < (text, n.0));
+        self.places.get(first).is_some_and(|&(block, p)| block == text && p < self.ends[n.index()])
     }
 }
 
