@@ -23,16 +23,20 @@ pub const TRAIL_WORDS: u32 = 80;
 /// heading or a toggle of the layout (a docs theme's mobile bar).
 pub const TRAIL_LINKS: usize = 12;
 
+/// Whether element `i` of `tree` is a breadcrumb trail: named so, and of a
+/// trail's size. `words` is [`subtree_words`] of `tree`.
+pub fn is_trail(tree: &Tree, words: &[u32], i: usize) -> bool {
+    let links = || tree.subtree(NodeId(i as u32)).filter(|&j| tree.node(NodeId(j as u32)).href.is_some()).count();
+    tree.node(NodeId(i as u32)).trail && words[i] <= TRAIL_WORDS && (1..=TRAIL_LINKS).contains(&links())
+}
+
 /// `template` without the breadcrumb trails of `tree` and their subtrees;
 /// `words` is [`subtree_words`] of `tree`. Stays top-down closed.
 pub fn release_trails(tree: &Tree, words: &[u32], template: Vec<bool>) -> Vec<bool> {
     if !tree.nodes().any(|(_, n)| n.trail) {
         return template;
     }
-    release_subtrees(tree, template, |i, _| {
-        let links = || tree.subtree(NodeId(i as u32)).filter(|&j| tree.node(NodeId(j as u32)).href.is_some()).count();
-        tree.node(NodeId(i as u32)).trail && words[i] <= TRAIL_WORDS && (1..=TRAIL_LINKS).contains(&links())
-    })
+    release_subtrees(tree, template, |i, _| is_trail(tree, words, i))
 }
 
 #[cfg(test)]

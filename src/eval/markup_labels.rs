@@ -17,6 +17,8 @@ use serde::Serialize;
 use crate::collection::input::Record;
 use crate::collection::page_admission::admit;
 use crate::collection::page_content::own_texts;
+use crate::decide::breadcrumb_trails::is_trail;
+use crate::decide::text_recurrence::subtree_words;
 use crate::page::dom::{NodeId, Tree};
 use crate::page::html::parse;
 
@@ -41,12 +43,13 @@ pub fn parts(tree: &Tree) -> Option<Vec<Part>> {
     };
     let root = single("main").or_else(|| single("article"))?;
     let mut parts = vec![Part::Unmarked; tree.len()];
-    let mut trail = vec![false; tree.len()];
+    // A trail as the method reads one (named so, and of a trail's size);
+    // what lies under a part counted as neither is neither too.
+    let words = tree.nodes().any(|(_, n)| n.trail).then(|| subtree_words(tree));
     for (id, node) in tree.nodes() {
         let tag = &*node.tag;
         let inherited = node.parent.map_or(Part::Unmarked, |p| parts[p.index()]);
-        trail[id.index()] = node.trail || node.parent.is_some_and(|p| trail[p.index()]);
-        parts[id.index()] = if trail[id.index()] {
+        parts[id.index()] = if words.as_deref().is_some_and(|w| is_trail(tree, w, id.index())) {
             Part::Neither
         } else if id == root {
             Part::Content
@@ -194,9 +197,16 @@ mod tests {
         assert!(parts(&tree("html( body( article article ) )")).is_none(), "two articles mark no one content");
         assert_eq!(parts(&tree("html( body( nav article ) )")).unwrap()[3], Content);
         assert_eq!(
-            parts(&tree("html( body( header( nav.breadcrumb( a ) ) main( p ) ) )")).unwrap(),
+            parts(&tree("html( body( header( nav.breadcrumb( a[href] ) ) main( p ) ) )")).unwrap(),
             [Unmarked, Unmarked, Template, Neither, Neither, Content, Content],
             "a trail is the page's, not the template's"
+        );
+        let menu = "a[href] ".repeat(13);
+        let named = tree(&format!("html( body( div.has-breadcrumbs( nav( {menu}) main( p ) ) ) )"));
+        assert_eq!(
+            parts(&named).unwrap()[2..5],
+            [Unmarked, Template, Template],
+            "a wrapper naming breadcrumbs is no trail: the trail is the method's"
         );
         let wrapped = tree("html( body( header( main( p ) ) ) )");
         assert_eq!(parts(&wrapped).unwrap()[2], Unmarked, "a header holding the content is not template");
@@ -222,7 +232,7 @@ mod tests {
 
     #[test]
     fn the_words_of_a_trail_in_the_output_are_not_template_left() {
-        let t = tree("html( body( nav( a ) nav.breadcrumb( a ) main( p ) ) )");
+        let t = tree("html( body( nav( a ) nav.breadcrumb( a[href] ) main( p ) ) )");
         let mut m = MarkupWords::default();
         m.add_page(&t, &texts(&["", "", "", "Home", "", "Home", "", "Text"]), "Home Text Home");
         assert_eq!(
