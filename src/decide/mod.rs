@@ -5,7 +5,7 @@
 //! page's layout (`layout_agreement`, `voters`), each page compared as it
 //! loads (`compare_ahead`), a menu's current item (`current_item`), an
 //! element's own text that is the page's (`own_text`), a breadcrumb trail
-//! (`breadcrumb_trails`), and how
+//! (`breadcrumb_trails`), a list's odd items (`list_items`), and how
 //! far the evidence goes: copies of the key set aside, weak answers said
 //! (`evidence`).
 //!
@@ -16,6 +16,7 @@ pub mod compare_ahead;
 pub mod current_item;
 pub mod evidence;
 pub mod layout_agreement;
+pub mod list_items;
 pub mod own_text;
 pub mod template;
 pub mod text_recurrence;

@@ -70,6 +70,11 @@ impl KeyText {
     pub fn of(key: &Tree) -> Self {
         Self { words: subtree_words(key), lists: lists(key) }
     }
+
+    /// The key page's lists ([`lists`]).
+    pub fn lists(&self) -> &[Vec<NodeId>] {
+        &self.lists
+    }
 }
 
 /// Where a page's text blocks stand, to ask whether one stands under a

@@ -14,8 +14,9 @@ use crate::compare::mapping::Mapping;
 use crate::decide::breadcrumb_trails::release_trails;
 use crate::decide::compare_ahead::CompareAhead;
 use crate::decide::evidence::{judge, Evidence};
+use crate::decide::list_items::release_odd_items;
 use crate::decide::own_text::SameText;
-use crate::decide::template::{count, template, votes_needed};
+use crate::decide::template::{count, template, vote_counts, votes_needed};
 use crate::decide::text_recurrence::KeyText;
 use crate::decide::voters::{load_layout_peers, vote_pages, Processed};
 
@@ -150,7 +151,10 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     }
     let template = template(cfg, &key.tree, &vote.mappings);
     let template = if cfg.content.enabled {
-        release_trails(&key.tree, &key_text.words, same_text.release(&key.tree, template))
+        let votes = vote_counts(&key.tree, &vote.mappings);
+        let released = same_text.release(&key.tree, template);
+        let template = release_odd_items(&key.tree, key_text.lists(), &votes, vote.mappings.len(), released);
+        release_trails(&key.tree, &key_text.words, template)
     } else {
         template
     };
@@ -543,6 +547,47 @@ mod tests {
         let own: Vec<crate::page::dom::NodeId> =
             key.tree.nodes().filter(|(_, n)| &*n.tag == "h1" || n.words > 5).map(|(i, _)| i).collect();
         assert!(own.len() == 2 && own.iter().all(|i| !x.template[i.index()]), "the story is content");
+    }
+
+    /// A category page lists the newest post first, as the home page and
+    /// another category do: those two voters hold that entry word for word at
+    /// the same place, so the votes alone call it template while its
+    /// siblings are content. It is an entry like them.
+    #[test]
+    fn an_entry_two_voters_share_is_content_like_its_siblings() {
+        let titles =
+            ["", "Harbour", "Orchard", "Lighthouse", "Vineyard", "Glacier", "Meadow", "Canyon", "Marsh", "Dune"];
+        let listing = |posts: &[usize]| {
+            let entries: String = posts
+                .iter()
+                .map(|&n| {
+                    let t = titles[n];
+                    format!(
+                        "<article class=post><h2>{t} notes</h2><p>What we saw at the {t} on a long walk, told in full</p>\
+                         <a class=more href=/p/{n}>Read more</a></article>"
+                    )
+                })
+                .collect();
+            format!(
+                "<html><body><header class=top><a href=/>Home</a> <a href=/cat/a/>Coast</a> <a href=/cat/b/>Land</a> <a href=/cat/c/>Wild</a></header>\
+                 <main>{entries}</main><footer class=foot>Walking notes since 2009, written by two friends who walk \
+                 the coast, the hills and the marshes in every season and every weather</footer></body></html>"
+            )
+        };
+        let post = "<html><body><header class=top><a href=/>Home</a></header><h1>A post</h1><p>Its own long story</p></body></html>";
+        let site = HtmlSite(vec![
+            ("/p/1", post.to_string()),
+            ("/cat/a/", listing(&[1, 3, 5])),
+            ("/", listing(&[1, 2, 4, 6])),
+            ("/cat/b/", listing(&[1, 2, 4])),
+            ("/cat/c/", listing(&[7, 8, 9])),
+        ]);
+        let (key, x) = run(&site, "/cat/a/");
+        assert_eq!(x.cs.size, 3, "{:?}", x.cs.pages);
+        let first = key.tree.nodes().find(|(_, n)| &*n.tag == "article").unwrap().0;
+        let text = key.tree.subtree(first).filter(|&j| key.tree.node(crate::page::dom::NodeId(j as u32)).words > 0);
+        assert!(text.clone().count() == 3 && text.clone().all(|j| !x.template[j]), "the shared entry is content");
+        assert!(all_template(&key, &x, "top", true) && all_template(&key, &x, "foot", true));
     }
 
     /// A forum thread's replies are built alike on every thread, each with a
