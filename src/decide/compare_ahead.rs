@@ -17,7 +17,7 @@ use crate::candidates::page_source::{LoadedPage, PageSource, SourceWrapper};
 use crate::compare::mapping::{EtdmSteps, Mapping};
 use crate::compare::repeated_lists::{etdm_remembering, ListSignatures};
 use crate::decide::template::map_page;
-use crate::decide::text_recurrence::{keep_repeated_content, KeyText, TextBlocks};
+use crate::decide::text_recurrence::{keep_repeated_content, KeyText};
 use crate::page::dom::Tree;
 
 /// Comparisons of two siblings ETDM makes between two pauses (about 512
@@ -57,7 +57,7 @@ async fn compare<S: PageSource>(
         Algorithm::Rtdm => map_page(cfg, key, page),
     };
     source.pause_while_loading().await;
-    keep_repeated_content(&cfg.content, key, key_text, &TextBlocks::of(page), &mapping)
+    keep_repeated_content(&cfg.content, key, key_text, page.text_blocks(), &mapping)
 }
 
 /// A source whose loads also compare each page with the key page.
@@ -116,7 +116,7 @@ mod tests {
             &cfg.content,
             &key,
             &text,
-            &TextBlocks::of(&page.tree),
+            page.tree.text_blocks(),
             &map_page(&cfg, &key, &page.tree),
         );
         assert_eq!(ahead.take(&url("b")), Some(expected));

@@ -16,7 +16,6 @@ use serde::Serialize;
 
 use crate::compare::mapping::Mapping;
 use crate::page::dom::{Node, NodeId, Tree};
-use crate::page::mixed_hash::{MixMap, MixSet};
 
 /// A compared page that keeps, text and shape, at least this share of the
 /// key page's words holds the key's own text.
@@ -96,41 +95,42 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
     if pages.len() < 2 {
         return vec![false; pages.len()];
     }
-    // The key's text blocks with their words, so that each page is read
-    // once against them, keeping only the blocks it shares with the key.
-    let mut words: MixMap<u64, u32> = MixMap::default();
-    let mut paragraphs: MixSet<u64> = MixSet::default();
-    for i in body(key) {
-        let n = key.node(NodeId(i as u32));
-        if n.block != 0 && n.words > 0 {
-            *words.entry(n.block).or_default() += n.words;
-            if n.words >= PARAGRAPH_WORDS {
-                paragraphs.insert(n.block);
-            }
+    // The key's distinct text blocks in `<body>`, sorted, with their words:
+    // each page is read against them in one merge with its own sorted
+    // blocks (kept with its tree), so nothing is hashed per page.
+    let body = body(key);
+    let mut blocks: Vec<(u64, u32)> = body
+        .clone()
+        .map(|i| key.node(NodeId(i as u32)))
+        .filter(|n| n.block != 0 && n.words > 0)
+        .map(|n| (n.block, n.words))
+        .collect();
+    blocks.sort_unstable();
+    let mut distinct: Vec<(u64, u32, bool)> = Vec::new();
+    for (block, words) in blocks {
+        match distinct.last_mut() {
+            Some(last) if last.0 == block => last.1 += words,
+            _ => distinct.push((block, words, false)),
+        }
+        if words >= PARAGRAPH_WORDS {
+            distinct.last_mut().expect("just pushed").2 = true;
         }
     }
-    let held: Vec<MixSet<u64>> = pages
-        .iter()
-        .map(|(p, _)| p.nodes().map(|(_, n)| n.block).filter(|b| *b != 0 && words.contains_key(b)).collect())
-        .collect();
-    let holders = |block: &u64| held.iter().filter(|h| h.contains(block)).count();
-    let own_of = |most: usize| -> MixMap<u64, u32> {
-        words.iter().filter(|(b, _)| holders(b) <= most).map(|(&b, &w)| (b, w)).collect()
-    };
-    let alone = own_of(1);
-    let mut few = own_of(pages.len() / 2);
-    few.retain(|b, _| paragraphs.contains(b));
-    let enough = |own: &MixMap<u64, u32>| {
-        let total: u32 = own.values().sum();
+    let held: Vec<Vec<bool>> = pages.iter().map(|(p, _)| held_blocks(&distinct, p.text_blocks().blocks())).collect();
+    let holders: Vec<usize> = (0..distinct.len()).map(|j| held.iter().filter(|h| h[j]).count()).collect();
+    let alone: Vec<bool> = holders.iter().map(|&h| h <= 1).collect();
+    let few: Vec<bool> = holders.iter().zip(&distinct).map(|(&h, d)| d.2 && h <= pages.len() / 2).collect();
+    let enough = |own: &[bool]| {
+        let total: u32 = distinct.iter().zip(own).filter(|(_, &o)| o).map(|(d, _)| d.1).sum();
         (total >= MIN_OWN_WORDS).then_some(SUPERSET_WORDS * f64::from(total))
     };
     let (alone_needed, few_needed) = (enough(&alone), enough(&few));
-    let body = body(key);
+    let index = |block: u64| distinct.binary_search_by_key(&block, |d| d.0).ok();
     held.iter()
         .zip(pages)
         .map(|(h, (_, mapping))| {
             let by_text = alone_needed.is_some_and(|needed| {
-                let kept: u32 = alone.iter().filter(|(b, _)| h.contains(b)).map(|(_, w)| w).sum();
+                let kept: u32 = (0..distinct.len()).filter(|&j| alone[j] && h[j]).map(|j| distinct[j].1).sum();
                 f64::from(kept) >= needed
             });
             let by_vote = few_needed.is_some_and(|needed| {
@@ -138,7 +138,7 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
                     .pairs()
                     .filter(|(n, _)| body.contains(&n.index()))
                     .map(|(n, _)| key.node(n))
-                    .filter(|n| few.contains_key(&n.block) && h.contains(&n.block))
+                    .filter(|n| n.block != 0 && index(n.block).is_some_and(|j| few[j] && h[j]))
                     .map(|n| n.words)
                     .sum();
                 f64::from(kept) >= needed
@@ -146,6 +146,20 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
             by_text || by_vote
         })
         .collect()
+}
+
+/// Which of the key's `distinct` blocks (sorted) a page holds, from the
+/// page's blocks in sorted order: one merge of two sorted lists.
+fn held_blocks(distinct: &[(u64, u32, bool)], mut page: impl Iterator<Item = u64>) -> Vec<bool> {
+    let mut held = vec![false; distinct.len()];
+    let mut next = page.next();
+    for (j, &(block, _, _)) in distinct.iter().enumerate() {
+        while next.is_some_and(|b| b < block) {
+            next = page.next();
+        }
+        held[j] = next == Some(block);
+    }
+    held
 }
 
 /// Why an extraction's answer is not to be trusted, said to the user in one

@@ -12,6 +12,7 @@ use crate::base::config::Content;
 use crate::compare::mapping::Mapping;
 use crate::page::dom::{NodeId, Tree};
 use crate::page::mixed_hash::MixMap;
+use crate::page::text_blocks::TextBlocks;
 
 /// Per key node: words of text in its subtree, and how many of them recur
 /// under the node's image in one candidate (0 where the node is unmapped).
@@ -28,23 +29,6 @@ impl Recurrence {
         let total = self.words[n.index()];
         (total > 0).then(|| f64::from(self.recurring[n.index()]) / f64::from(total))
     }
-}
-
-/// One past the last node of every subtree (pre-order makes subtrees
-/// ranges): a subtree ends where the next node no deeper than its root
-/// starts. Read from the depths in one pass, without following each node's
-/// child list (a step to the heap per node, on every page a collection loads).
-pub fn subtree_ends(tree: &Tree) -> Vec<u32> {
-    let mut end = vec![tree.len() as u32; tree.len()];
-    let mut open: Vec<(u32, u32)> = Vec::new();
-    for (id, node) in tree.nodes() {
-        while let Some(&(_, at)) = open.last().filter(|(depth, _)| *depth >= node.depth) {
-            end[at as usize] = id.0;
-            open.pop();
-        }
-        open.push((node.depth, id.0));
-    }
-    end
 }
 
 /// Words of text under every node of `tree`, its own text included.
@@ -77,31 +61,6 @@ impl KeyText {
     }
 }
 
-/// Where a page's text blocks stand, to ask whether one stands under a
-/// node: built once per page, however many trees are mapped onto it.
-pub struct TextBlocks {
-    ends: Vec<u32>,
-    /// (block, node) of every element that owns a block, sorted: the places
-    /// of one block are a run in document order. One sorted vector, not a
-    /// map of lists: a list per distinct block was most of the building.
-    places: Vec<(u64, u32)>,
-}
-
-impl TextBlocks {
-    pub fn of(page: &Tree) -> Self {
-        let mut places: Vec<(u64, u32)> =
-            page.nodes().filter(|(_, n)| n.block != 0).map(|(id, n)| (n.block, id.0)).collect();
-        places.sort_unstable();
-        Self { ends: subtree_ends(page), places }
-    }
-
-    /// Whether block `text` stands in the subtree of `n`.
-    fn holds(&self, n: NodeId, text: u64) -> bool {
-        let first = self.places.partition_point(|&place| place < (text, n.0));
-        self.places.get(first).is_some_and(|&(block, p)| block == text && p < self.ends[n.index()])
-    }
-}
-
 /// Counts, for every key node, the words under it whose text block
 /// ([`crate::page::dom::Node::block`], compared by hash) also stands under its image.
 ///
@@ -118,7 +77,7 @@ pub fn recurrence(key: &Tree, key_words: &[u32], candidate: &TextBlocks, mapping
         let mut cur = Some(id);
         while let Some(n) = cur {
             if let Some(image) = mapping.image(n) {
-                if candidate.holds(image, node.block) {
+                if candidate.holds(image.index(), node.block) {
                     own_recurring[n.index()] = own_recurring[n.index()].saturating_add(node.words);
                     break;
                 }
@@ -273,6 +232,7 @@ mod tests {
     use crate::base::config::Config;
     use crate::compare::mapping::etdm;
     use crate::page::html::{parse, snapshot};
+    use crate::page::text_blocks::subtree_ends;
 
     fn page(body: &str) -> Tree {
         snapshot(&parse(&format!("<html><body>{body}</body></html>"))).unwrap()
@@ -288,7 +248,7 @@ mod tests {
             &Content::default(),
             key,
             &KeyText::of(key),
-            &TextBlocks::of(other),
+            other.text_blocks(),
             &etdm(&Config::default(), key, other),
         )
     }
@@ -298,7 +258,7 @@ mod tests {
             equality: crate::base::config::Equality { differing_text: 1.0, ..Default::default() },
             ..Config::default()
         };
-        recurrence(key, &subtree_words(key), &TextBlocks::of(other), &etdm(&cfg, key, other))
+        recurrence(key, &subtree_words(key), other.text_blocks(), &etdm(&cfg, key, other))
     }
 
     #[test]
@@ -413,7 +373,7 @@ mod tests {
     #[test]
     fn subtree_ranges_and_words_add_up() {
         let t = page("<div><p>a b</p><p>c</p></div><span>d e f</span>");
-        let ends = subtree_ends(&t);
+        let ends = subtree_ends(t.nodes().map(|(_, n)| n.depth));
         assert!(t.nodes().all(|(id, _)| ends[id.index()] as usize == t.subtree(id).end), "{ends:?}");
         let div = node(&t, "div", 0);
         let words = subtree_words(&t);

@@ -32,7 +32,7 @@ use crate::decide::breadcrumb_trails::release_trails;
 use crate::decide::current_item::{pair_current_items, SubtreeTexts};
 use crate::decide::own_text::release;
 use crate::decide::template::map_page;
-use crate::decide::text_recurrence::{keep_repeated_content, subtree_words, KeyText, TextBlocks};
+use crate::decide::text_recurrence::{keep_repeated_content, subtree_words, KeyText};
 use crate::extraction::extract::{extract, Extraction};
 use crate::page::dom::{Gold, Node, NodeId, Tree};
 use crate::page::generated_names::is_generated;
@@ -339,8 +339,6 @@ pub struct PreparedCluster<'a> {
 pub struct ServedPage<'t> {
     tree: Cow<'t, Tree>,
     subtree_texts: SubtreeTexts,
-    /// Read when the content signal is on.
-    blocks: Option<TextBlocks>,
     /// The page's subtree word counts, read when the content signal is on.
     words: Option<Vec<u32>>,
     /// The lists earlier skeletons mapped onto the page.
@@ -351,7 +349,7 @@ impl<'t> ServedPage<'t> {
     pub fn new(page: &'t Tree) -> Self {
         let tree = page.without_generated();
         let subtree_texts = SubtreeTexts::of(&tree);
-        Self { tree, subtree_texts, blocks: None, words: None, lists: RepeatedLists::default() }
+        Self { tree, subtree_texts, words: None, lists: RepeatedLists::default() }
     }
 }
 
@@ -369,7 +367,7 @@ impl PreparedCluster<'_> {
 
     /// [`PreparedCluster::apply`] on a page other clusters serve too.
     pub fn serve(&self, cfg: &Config, served: &mut ServedPage) -> Vec<bool> {
-        let ServedPage { tree, subtree_texts, blocks, words, lists } = served;
+        let ServedPage { tree, subtree_texts, words, lists } = served;
         let page = &**tree;
         let mut template = vec![false; page.len()];
         let mut mapping = match cfg.algorithm {
@@ -378,8 +376,7 @@ impl PreparedCluster<'_> {
         };
         pair_current_items(&self.skeleton, &self.subtree_texts, page, subtree_texts, &mut mapping);
         if cfg.content.enabled {
-            let blocks = blocks.get_or_insert_with(|| TextBlocks::of(page));
-            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, blocks, &mapping);
+            mapping = keep_repeated_content(&cfg.content, &self.skeleton, &self.text, page.text_blocks(), &mapping);
         }
         for (_, image) in mapping.pairs() {
             template[image.index()] = true;

@@ -10,8 +10,10 @@
 use serde::Serialize;
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use crate::page::generated_names::{is_generated, stable, token_hash};
+use crate::page::text_blocks::TextBlocks;
 use crate::page::words::words_in;
 
 /// Elements HTML allows once per document: their tag alone identifies
@@ -140,6 +142,8 @@ pub struct Tree {
     nodes: Vec<Node>,
     /// `href` of the first `<base>` that has one: what links resolve against.
     base_href: Option<Box<str>>,
+    /// Where its text blocks stand, built on first use ([`Tree::text_blocks`]).
+    blocks: OnceLock<TextBlocks>,
 }
 
 impl Tree {
@@ -154,7 +158,7 @@ impl Tree {
     /// template skeleton. `None` when empty.
     pub fn from_nodes(mut nodes: Vec<Node>) -> Option<Tree> {
         number_same_tag_siblings(&mut nodes);
-        (!nodes.is_empty()).then_some(Tree { nodes, base_href: None })
+        (!nodes.is_empty()).then_some(Tree { nodes, base_href: None, blocks: OnceLock::new() })
     }
 
     /// The same tree with each node's class and attribute-name sets passed
@@ -191,7 +195,14 @@ impl Tree {
     /// A tree whose nodes already carry every derived field (links,
     /// positions, depths), as a packed tree of the collection restores them.
     pub fn from_complete_nodes(nodes: Vec<Node>, base_href: Option<Box<str>>) -> Option<Tree> {
-        (!nodes.is_empty()).then_some(Tree { nodes, base_href })
+        (!nodes.is_empty()).then_some(Tree { nodes, base_href, blocks: OnceLock::new() })
+    }
+
+    /// Where the page's text blocks stand, built once however many pages
+    /// are compared with this one (names and links play no part, so a copy
+    /// from [`Tree::map_names`] or [`Tree::map_hrefs`] keeps it).
+    pub fn text_blocks(&self) -> &TextBlocks {
+        self.blocks.get_or_init(|| TextBlocks::of(self.nodes.iter().map(|n| (n.depth, n.block))))
     }
 
     /// The raw `href` of the document's first `<base href>`.
@@ -584,7 +595,7 @@ impl TreeBuilder {
             None
         } else {
             number_same_tag_siblings(&mut self.nodes);
-            Some(Tree { nodes: self.nodes, base_href: self.base_href })
+            Some(Tree { nodes: self.nodes, base_href: self.base_href, blocks: OnceLock::new() })
         }
     }
 }

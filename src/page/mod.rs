@@ -5,7 +5,8 @@
 //! the snapshot (`html`), a saved template keeps what it needs
 //! (`saved_template`), a hidden view collapses what holds nothing
 //! (`view_collapse`), and words are counted, in scripts without spaces too
-//! (`words`); maps keyed by hashes hash them cheaply (`mixed_hash`).
+//! (`words`); maps keyed by hashes hash them cheaply (`mixed_hash`), and a
+//! page's text blocks are indexed once (`text_blocks`).
 //!
 //! May use: `base`.
 
@@ -16,5 +17,6 @@ pub mod mixed_hash;
 pub mod name_hash;
 pub mod page_body;
 pub mod saved_template;
+pub mod text_blocks;
 pub mod view_collapse;
 pub mod words;
