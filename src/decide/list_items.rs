@@ -19,12 +19,12 @@
 use crate::page::dom::{NodeId, Tree};
 use crate::page::mixed_hash::MixSet;
 
-/// `template` with each list's odd items released: in a list whose items
-/// mostly hold content words, an item whose words are mostly template,
-/// unless mostly in elements that all `voters` keep (`votes`, per node) or
-/// in links' labels, keeps only the elements whose own text is template in a content item of
-/// the same list, and their ancestors inside the item. Stays top-down
-/// closed.
+/// `template` with each list's odd items released. In a list whose items
+/// mostly hold content words, an item whose words are mostly template
+/// keeps only the elements whose own text is template in a content item of
+/// the same list, and their ancestors inside the item; unless its words are
+/// mostly in elements all `voters` keep (`votes`, per node), or in links'
+/// labels. Stays top-down closed.
 pub fn release_odd_items(
     tree: &Tree,
     lists: &[Vec<NodeId>],
@@ -143,6 +143,19 @@ mod tests {
         assert!(is_top_down_closed(&t, &out));
         assert_eq!(kept_in(&t, &out, articles(&t)[0]), ["article", "a"], "the entry's text goes, its Read more stays");
         assert!(out[t.nodes().find(|(_, n)| &*n.tag == "nav").unwrap().0.index()]);
+    }
+
+    #[test]
+    fn a_menu_entry_among_entries_of_the_current_chapter_stays_the_menus() {
+        let item =
+            |label: &str| format!("<article class=post><a href=/x>{label} chapter of the guide in full</a></article>");
+        let t = tree(&format!("<nav>{}{}{}</nav>", item("First"), item("Second"), item("Third")));
+        let mut template = vec![true; t.len()];
+        for &i in &articles(&t)[1..] {
+            t.subtree(i).filter(|&j| &*t.node(NodeId(j as u32)).tag == "a").for_each(|j| template[j] = false);
+        }
+        let votes = vec![2; t.len()];
+        assert_eq!(release_odd_items(&t, &lists(&t), &votes, 3, template.clone()), template);
     }
 
     #[test]
