@@ -106,31 +106,29 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
         .map(|n| (n.block, n.words))
         .collect();
     blocks.sort_unstable();
-    let mut distinct: Vec<(u64, u32, bool)> = Vec::new();
+    let mut distinct: Vec<KeyBlock> = Vec::new();
     for (block, words) in blocks {
         match distinct.last_mut() {
-            Some(last) if last.0 == block => last.1 += words,
-            _ => distinct.push((block, words, false)),
+            Some(last) if last.block == block => last.words += words,
+            _ => distinct.push(KeyBlock { block, words, paragraph: false }),
         }
-        if words >= PARAGRAPH_WORDS {
-            distinct.last_mut().expect("just pushed").2 = true;
-        }
+        distinct.last_mut().expect("just pushed").paragraph |= words >= PARAGRAPH_WORDS;
     }
     let held: Vec<Vec<bool>> = pages.iter().map(|(p, _)| held_blocks(&distinct, p.text_blocks().blocks())).collect();
     let holders: Vec<usize> = (0..distinct.len()).map(|j| held.iter().filter(|h| h[j]).count()).collect();
     let alone: Vec<bool> = holders.iter().map(|&h| h <= 1).collect();
-    let few: Vec<bool> = holders.iter().zip(&distinct).map(|(&h, d)| d.2 && h <= pages.len() / 2).collect();
+    let few: Vec<bool> = holders.iter().zip(&distinct).map(|(&h, d)| d.paragraph && h <= pages.len() / 2).collect();
     let enough = |own: &[bool]| {
-        let total: u32 = distinct.iter().zip(own).filter(|(_, &o)| o).map(|(d, _)| d.1).sum();
+        let total: u32 = distinct.iter().zip(own).filter(|(_, &o)| o).map(|(d, _)| d.words).sum();
         (total >= MIN_OWN_WORDS).then_some(SUPERSET_WORDS * f64::from(total))
     };
     let (alone_needed, few_needed) = (enough(&alone), enough(&few));
-    let index = |block: u64| distinct.binary_search_by_key(&block, |d| d.0).ok();
+    let index = |block: u64| distinct.binary_search_by_key(&block, |d| d.block).ok();
     held.iter()
         .zip(pages)
         .map(|(h, (_, mapping))| {
             let by_text = alone_needed.is_some_and(|needed| {
-                let kept: u32 = (0..distinct.len()).filter(|&j| alone[j] && h[j]).map(|j| distinct[j].1).sum();
+                let kept: u32 = (0..distinct.len()).filter(|&j| alone[j] && h[j]).map(|j| distinct[j].words).sum();
                 f64::from(kept) >= needed
             });
             let by_vote = few_needed.is_some_and(|needed| {
@@ -148,12 +146,20 @@ pub fn supersets(key: &Tree, pages: &[(&Tree, &Mapping)]) -> Vec<bool> {
         .collect()
 }
 
+/// One of the key's distinct text blocks in `<body>`: its words over all
+/// its places, and whether one place is a paragraph.
+struct KeyBlock {
+    block: u64,
+    words: u32,
+    paragraph: bool,
+}
+
 /// Which of the key's `distinct` blocks (sorted) a page holds, from the
 /// page's blocks in sorted order: one merge of two sorted lists.
-fn held_blocks(distinct: &[(u64, u32, bool)], mut page: impl Iterator<Item = u64>) -> Vec<bool> {
+fn held_blocks(distinct: &[KeyBlock], mut page: impl Iterator<Item = u64>) -> Vec<bool> {
     let mut held = vec![false; distinct.len()];
     let mut next = page.next();
-    for (j, &(block, _, _)) in distinct.iter().enumerate() {
+    for (j, &KeyBlock { block, .. }) in distinct.iter().enumerate() {
         while next.is_some_and(|b| b < block) {
             next = page.next();
         }

@@ -34,29 +34,29 @@ pub fn release_odd_items(
 ) -> Vec<bool> {
     let words = |j: usize| tree.node(NodeId(j as u32)).words;
     for list in lists {
-        // Per item: whether its words are mostly template; None without words.
-        let kinds: Vec<(NodeId, Option<bool>)> = list
+        // Per item with words: its words, and whether they are mostly template.
+        let kinds: Vec<(NodeId, u32, bool)> = list
             .iter()
             .map(|&item| {
                 let all: u32 = tree.subtree(item).map(words).sum();
                 let kept: u32 = tree.subtree(item).filter(|&j| template[j]).map(words).sum();
-                (item, (all > 0).then_some(2 * kept >= all))
+                (item, all, 2 * kept >= all)
             })
+            .filter(|&(_, all, _)| all > 0)
             .collect();
-        let of_kind = |kind: bool| kinds.iter().filter(move |(_, k)| *k == Some(kind)).map(|&(item, _)| item);
+        let of_kind = |kind: bool| kinds.iter().filter(move |k| k.2 == kind).map(|&(item, all, _)| (item, all));
         let odd = of_kind(true).count();
         if odd == 0 || of_kind(false).count() <= odd {
             continue;
         }
         let fixed: MixSet<u64> = of_kind(false)
-            .flat_map(|item| tree.subtree(item))
+            .flat_map(|(item, _)| tree.subtree(item))
             .filter(|&j| template[j])
             .map(|j| tree.node(NodeId(j as u32)).text)
             .filter(|&text| text != 0)
             .collect();
-        for item in of_kind(true).collect::<Vec<_>>() {
+        for (item, all) in of_kind(true).collect::<Vec<_>>() {
             let range = tree.subtree(item);
-            let all: u32 = range.clone().map(words).sum();
             let everywhere: u32 = range.clone().filter(|&j| votes[j] as usize >= voters).map(words).sum();
             if 2 * everywhere >= all || 2 * link_words(tree, item) >= all {
                 continue;

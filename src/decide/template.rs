@@ -43,11 +43,17 @@ pub fn vote_counts(key: &Tree, mappings: &[Mapping]) -> Vec<u32> {
 /// same v pages: counting pairwise mappings and keeping nodes with at least
 /// v votes gives that union, and the result is top-down closed.
 pub fn template(cfg: &Config, key: &Tree, mappings: &[Mapping]) -> Vec<bool> {
-    if mappings.is_empty() {
-        return vec![false; key.len()];
+    template_of_votes(cfg, &vote_counts(key, mappings), mappings.len())
+}
+
+/// [`template`] from [`vote_counts`] over `pages` candidates, for callers
+/// that read the counts too.
+pub fn template_of_votes(cfg: &Config, votes: &[u32], pages: usize) -> Vec<bool> {
+    if pages == 0 {
+        return vec![false; votes.len()];
     }
-    let need = votes_needed(cfg, mappings.len()) as u32;
-    vote_counts(key, mappings).into_iter().map(|v| v >= need).collect()
+    let need = votes_needed(cfg, pages) as u32;
+    votes.iter().map(|&v| v >= need).collect()
 }
 
 /// `template` without the subtree of each element of `<body>` that `pick`

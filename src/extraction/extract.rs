@@ -16,7 +16,7 @@ use crate::decide::compare_ahead::CompareAhead;
 use crate::decide::evidence::{judge, Evidence};
 use crate::decide::list_items::release_odd_items;
 use crate::decide::own_text::SameText;
-use crate::decide::template::{count, template, vote_counts, votes_needed};
+use crate::decide::template::{count, template_of_votes, vote_counts, votes_needed};
 use crate::decide::text_recurrence::KeyText;
 use crate::decide::voters::{load_layout_peers, vote_pages, Processed};
 
@@ -149,9 +149,9 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
         drop(page);
         source.pause_while_loading().await;
     }
-    let template = template(cfg, &key.tree, &vote.mappings);
+    let votes = vote_counts(&key.tree, &vote.mappings);
+    let template = template_of_votes(cfg, &votes, vote.mappings.len());
     let template = if cfg.content.enabled {
-        let votes = vote_counts(&key.tree, &vote.mappings);
         let released = same_text.release(&key.tree, template);
         let template = release_odd_items(&key.tree, key_text.lists(), &votes, vote.mappings.len(), released);
         release_trails(&key.tree, &key_text.words, template)
