@@ -549,6 +549,35 @@ mod tests {
         assert!(own.len() == 2 && own.iter().all(|i| !x.template[i.index()]), "the story is content");
     }
 
+    /// A manual split per section holds each page whole in one wrapper
+    /// whose class names the section's level, followed by a rule and the
+    /// footer: the rule and the footer pair, the wrapper before them does
+    /// not, and without it the menu inside is lost.
+    #[test]
+    fn a_page_wrapper_named_by_its_level_still_holds_the_frame() {
+        let page = |n: &str, level: &str, paragraphs: usize| {
+            let text: String = (0..paragraphs)
+                .map(|k| format!("<p>Paragraph {k} of {n} explains its own matter at length.</p>"))
+                .collect();
+            format!(
+                "<html><body><div class={level} id={n}><div class=menu><a href=/index.html>Contents</a> \
+                 <a href=/genindex.html>Index</a> <a href=/about.html>About</a></div><hr><h2>{n}</h2>{text}</div>\
+                 <hr><div class=foot><a href=/index.html>Contents</a> <a href=/about.html>About</a></div></body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            ("/a.html", page("Arrays", "subsection", 9)),
+            ("/index.html", page("Contents", "chapter", 2)),
+            ("/genindex.html", page("Index", "section", 4)),
+            ("/about.html", page("About", "section", 3)),
+        ]);
+        let (key, x) = run(&site, "/a.html");
+        assert!(all_template(&key, &x, "menu", true), "the menu is the frame");
+        let own: Vec<crate::page::dom::NodeId> =
+            key.tree.nodes().filter(|(_, n)| &*n.tag == "h2" || n.words > 5).map(|(i, _)| i).collect();
+        assert!(own.len() == 10 && own.iter().all(|i| !x.template[i.index()]), "the sections' text is content");
+    }
+
     /// A category page lists the newest post first, as the home page and
     /// another category do: those two voters hold that entry word for word at
     /// the same place, so the votes alone call it template while its
