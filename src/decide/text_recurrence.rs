@@ -176,7 +176,9 @@ fn content_lists(rule: &Content, key: &Tree, lists: &[Vec<NodeId>], r: &Recurren
 /// (`post-452`, `first`, `last`: an item's id or place in a grid) are a
 /// list too, as long as each keeps a class it shares with the others; two
 /// such siblings are more often a layout's variants (`sidebar--primary`,
-/// `sidebar--secondary`) than a list.
+/// `sidebar--secondary`) than a list. A class shared by fewer than half the
+/// siblings names a few items, not the kind (`category-pc` on two posts of
+/// a listing, `tag-windows` on three): it no more splits the list.
 pub fn lists(tree: &Tree) -> Vec<Vec<NodeId>> {
     let own = |id: NodeId, keep: &dyn Fn(u64) -> bool| {
         let n = tree.node(id);
@@ -209,7 +211,8 @@ pub fn lists(tree: &Tree) -> Vec<Vec<NodeId>> {
                 *counts.entry(class).or_default() += 1;
             }
         }
-        let shared = |c: u64| counts.get(&c).is_some_and(|&k| k > 1);
+        let half = node.children.len() as u32 / 2;
+        let shared = |c: u64| counts.get(&c).is_some_and(|&k| k > 1 && k > half);
         let mut loose: Vec<(u64, NodeId)> = node
             .children
             .iter()
@@ -368,6 +371,23 @@ mod tests {
             [vec!["li", "li", "li"]],
             "ids and grid places do not split the products; the sidebars stay apart"
         );
+    }
+
+    #[test]
+    fn a_category_a_few_entries_share_does_not_split_a_listing() {
+        let post = |n: usize, category: &str| {
+            format!("<article class='post post-{n} hentry {category}'><h2>t</h2><p>x</p></article>")
+        };
+        let posts = [
+            (1, "category-pc category-hardware"),
+            (2, "category-mac"),
+            (3, "category-mac"),
+            (4, "category-pc"),
+            (5, "category-linux"),
+        ];
+        let t = page(&posts.iter().map(|&(n, c)| post(n, c)).collect::<String>());
+        let found: Vec<usize> = lists(&t).iter().map(Vec::len).collect();
+        assert_eq!(found, [5], "every entry is one item of the listing");
     }
 
     #[test]
