@@ -504,6 +504,12 @@ pub struct Row {
     /// content among a blog post's mapped nodes, swings on a few nodes).
     pub self_template: Option<f64>,
     pub self_content: Option<f64>,
+    /// Of all the node pairs the three keys' self-agreement maps, pooled
+    /// over the sites, the share the two keys judge differently: a
+    /// template-or-content disagreement rate that, unlike the minority
+    /// class's Jaccard, does not fall when the keys agree on moving a node
+    /// (a title's wrapper) from one class to the other.
+    pub self_split: Option<f64>,
     /// Shares of the extractions that did not fail: one voter (or none),
     /// a template share outside [`SHARE_RANGE`], and of those, below and above it.
     pub single_voter: Option<f64>,
@@ -535,6 +541,11 @@ impl Row {
             extractions: keys.len(),
             self_template: mean(sites.iter().map(|s| s.self_template)),
             self_content: mean(sites.iter().map(|s| s.self_content)),
+            self_split: {
+                let agreements = || sites.iter().flat_map(|s| &s.pairs).map(|p| &p.agreement);
+                let split: usize = agreements().map(|a| a.pairs - a.both_template - a.both_content).sum();
+                rate(split, agreements().map(|a| a.pairs).sum())
+            },
             single_voter: rate(ok.iter().filter(|k| k.single_voter()).count(), ok.len()),
             share_out_of_range: rate(
                 ok.iter().filter(|k| k.share_below_range() || k.share_above_range()).count(),
@@ -568,16 +579,28 @@ fn print_rows(title: &str, rows: &[Row]) {
     let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.1}", 100.0 * v));
     let pair = |t: Option<f64>, c: Option<f64>| format!("{} / {}", pct(t), pct(c));
     println!(
-        "\n{:<14} {:>5} {:>5} {:>13} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>13}",
-        title, "sites", "extr", "self T / C", "1vot%", "copy%", "out%", "err%", "weak%", "unsd%", "coll T / C"
+        "\n{:<14} {:>5} {:>5} {:>13} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>13}",
+        title,
+        "sites",
+        "extr",
+        "self T / C",
+        "split%",
+        "1vot%",
+        "copy%",
+        "out%",
+        "err%",
+        "weak%",
+        "unsd%",
+        "coll T / C"
     );
     for r in rows {
         println!(
-            "{:<14} {:>5} {:>5} {:>13} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>13}",
+            "{:<14} {:>5} {:>5} {:>13} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>13}",
             r.label.chars().take(14).collect::<String>(),
             r.sites,
             r.extractions,
             pair(r.self_template, r.self_content),
+            pct(r.self_split),
             pct(r.single_voter),
             pct(r.copy),
             pct(r.share_out_of_range),
@@ -604,7 +627,8 @@ pub fn command(dir: &Path, preset: &str, cfg: &Config, json: Option<&Path>) -> R
     println!(
         "{} sites of {}, preset {preset}, {seconds:.0} s on {jobs} threads.\n\
          T / C: Jaccard of the template / content class (%); self: between the three keys' templates, over the \
-         nodes the method maps; coll: between each key's template and the collection mode's, over its body.\n\
+         nodes the method maps; split: % of those node pairs the two keys judge differently; coll: between each \
+         key's template and the collection mode's, over its body.\n\
          1vot (one voter), copy (a voter holds >= {:.0} % of the key's own words), out (template share outside \
          {:.0}-{:.0} %): % of extractions; err: % failed.",
         results.len(),
@@ -778,6 +802,17 @@ mod tests {
             seconds: 0.0,
         };
         let row = Row::of("docs", &[&site]);
+        assert_eq!(row.self_split, None, "no pairs, no figure");
+        let pair = |template: &[(bool, bool)]| PairResult {
+            a: "a".into(),
+            b: "b".into(),
+            agreement: Agreement::of(template.iter().copied()),
+        };
+        let split = SiteResult {
+            pairs: vec![pair(&[(true, true), (true, false), (false, false)]), pair(&[(false, true)])],
+            ..site.clone()
+        };
+        assert_eq!(Row::of("docs", &[&split]).self_split, Some(0.5), "2 of 4 node pairs judged differently");
         assert_eq!((row.sites, row.extractions, row.copy_judged), (1, 3, 1));
         assert_eq!(row.error, Some(1.0 / 3.0));
         assert_eq!(row.single_voter, Some(0.5));
