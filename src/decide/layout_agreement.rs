@@ -68,15 +68,39 @@ pub fn found(pages: &[Agreement], core: f64, ratio: f64, siblings_left: bool) ->
     }
 }
 
+/// Fewest of the key's nodes a URL sibling keeps above the core to stand
+/// beside a lone voter: a page that keeps only the site-wide frame (an
+/// about page beside a post) is of another layout however close the
+/// other siblings come.
+const SIBLING_NODES: usize = 10;
+
 /// The pages that vote, as indexes into `pages` in processing order: the
 /// first `wanted` [`peers`]. Pages of another layout never vote,
 /// even when that leaves fewer voters: they would outvote the key's own
-/// frame. Copies of the key never vote.
-pub fn voters(pages: &[Agreement], core: f64, wanted: usize, ratio: f64) -> Vec<usize> {
+/// frame. Copies of the key never vote. `key_nodes` is the key page's size.
+pub fn voters(pages: &[Agreement], core: f64, wanted: usize, ratio: f64, key_nodes: usize) -> Vec<usize> {
     let mut chosen = peers(pages, core, ratio);
+    if let [alone] = chosen[..] {
+        chosen.extend(siblings_beside(pages, core, ratio, alone, key_nodes));
+    }
     chosen.truncate(wanted);
     chosen.sort_unstable();
     chosen
+}
+
+/// When one page alone clears the bar, it most likely shares the key's
+/// content too (an API reference's sister class, whose inherited members
+/// are the key's): the bar it set says nothing of the layout, and one
+/// voter would call that content template. The key's other URL siblings
+/// that keep [`SIBLING_NODES`] above the core are measured against the
+/// best of them instead, as [`peers`] measures against the best page.
+fn siblings_beside(pages: &[Agreement], core: f64, ratio: f64, alone: usize, key_nodes: usize) -> Vec<usize> {
+    let floor = core + SIBLING_NODES as f64 / key_nodes.max(1) as f64;
+    let others: Vec<usize> = (0..pages.len())
+        .filter(|&i| i != alone && !pages[i].itself && pages[i].sibling && pages[i].share >= floor)
+        .collect();
+    let best = others.iter().map(|&i| pages[i].share).fold(core, f64::max);
+    others.into_iter().filter(|&i| pages[i].share - core >= ratio * (best - core)).collect()
 }
 
 #[cfg(test)]
@@ -93,7 +117,7 @@ mod tests {
         // articles keep the article frame too.
         let pages = [page(0.44), page(0.85), page(0.43), page(0.80), page(0.45)];
         assert_eq!(peers(&pages, 0.43, 0.5), vec![1, 3]);
-        assert_eq!(voters(&pages, 0.43, 3, 0.5), vec![1, 3], "the articles alone");
+        assert_eq!(voters(&pages, 0.43, 3, 0.5, 100), vec![1, 3], "the articles alone");
     }
 
     #[test]
@@ -102,7 +126,7 @@ mod tests {
         pages[1].in_cs = true;
         pages[2].in_cs = true;
         assert_eq!(peers(&pages, 0.3, 0.5), vec![1, 2, 0]);
-        assert_eq!(voters(&pages, 0.3, 2, 0.5), vec![1, 2], "the best-agreeing page may share content too");
+        assert_eq!(voters(&pages, 0.3, 2, 0.5, 100), vec![1, 2], "the best-agreeing page may share content too");
     }
 
     #[test]
@@ -112,8 +136,8 @@ mod tests {
         pages[1].in_cs = true;
         pages[2].sibling = true;
         pages[3].sibling = true;
-        assert_eq!(voters(&pages, 0.3, 2, 0.3), vec![2, 3], "a translation and a listing in the CS wait");
-        assert_eq!(voters(&pages, 0.3, 3, 0.3), vec![0, 2, 3]);
+        assert_eq!(voters(&pages, 0.3, 2, 0.3, 100), vec![2, 3], "a translation and a listing in the CS wait");
+        assert_eq!(voters(&pages, 0.3, 3, 0.3, 100), vec![0, 2, 3]);
     }
 
     #[test]
@@ -131,13 +155,28 @@ mod tests {
     fn pages_of_one_layout_are_all_peers() {
         let pages = [page(0.160), page(0.161), page(0.158), page(0.16)];
         assert_eq!(peers(&pages, 0.158, 0.5), vec![0, 1, 2, 3]);
-        assert_eq!(voters(&pages, 0.158, 3, 0.5), vec![0, 1, 2]);
+        assert_eq!(voters(&pages, 0.158, 3, 0.5, 100), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn a_lone_voter_that_shares_the_content_is_joined_by_the_keys_url_siblings() {
+        let sibling = |share: f64| Agreement { sibling: true, ..page(share) };
+        // A sister class keeps the inherited members too; two more classes
+        // keep the reference's frame; a listing keeps the core only.
+        let pages = [sibling(0.10), page(0.03), sibling(0.05), sibling(0.045), page(0.031)];
+        assert_eq!(peers(&pages, 0.03, 0.3), vec![0], "one page clears the bar");
+        assert_eq!(voters(&pages, 0.03, 3, 0.3, 2000), vec![0, 2, 3]);
+        assert_eq!(voters(&pages, 0.03, 3, 0.3, 200), vec![0], "two or three nodes above the core are no layout");
     }
 
     #[test]
     fn a_copy_of_the_key_page_never_votes() {
         let copy = Agreement { in_cs: true, sibling: false, share: 1.0, itself: true };
         let pages = [copy, page(0.5), page(0.45), page(0.4)];
-        assert_eq!(voters(&pages, 0.3, 3, 0.5), vec![1, 2, 3], "the copy gives way to the next page of the layout");
+        assert_eq!(
+            voters(&pages, 0.3, 3, 0.5, 100),
+            vec![1, 2, 3],
+            "the copy gives way to the next page of the layout"
+        );
     }
 }

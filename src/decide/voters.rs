@@ -44,10 +44,11 @@ pub async fn vote_pages<S: PageSource>(
     }
     let mut mappings = compared;
     let (usable, agreements, core) = agreements(key_page, members, loaded, &mappings);
-    let voters: Vec<usize> = layout_agreement::voters(&agreements, core, cfg.cs_size, cfg.content.layout_ratio)
-        .into_iter()
-        .map(|v| usable[v])
-        .collect();
+    let voters: Vec<usize> =
+        layout_agreement::voters(&agreements, core, cfg.cs_size, cfg.content.layout_ratio, key.len())
+            .into_iter()
+            .map(|v| usable[v])
+            .collect();
     let mappings = voters.iter().map(|&i| mappings[i].take().expect("voters loaded")).collect();
     Vote { voters, mappings, copies: agreements.iter().filter(|a| a.itself).count() }
 }
