@@ -5,7 +5,8 @@
 //! page's layout (`layout_agreement`, `voters`), each page compared as it
 //! loads (`compare_ahead`), a menu's current item (`current_item`), an
 //! element's own text that is the page's (`own_text`), a breadcrumb trail
-//! (`breadcrumb_trails`), a list's odd items (`list_items`), and how
+//! (`breadcrumb_trails`), a heading that says the page's title
+//! (`page_title`), a list's odd items (`list_items`), and how
 //! far the evidence goes: copies of the key set aside, weak answers said
 //! (`evidence`).
 //!
@@ -18,6 +19,7 @@ pub mod evidence;
 pub mod layout_agreement;
 pub mod list_items;
 pub mod own_text;
+pub mod page_title;
 pub mod template;
 pub mod text_recurrence;
 pub mod voters;

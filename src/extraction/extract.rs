@@ -16,6 +16,7 @@ use crate::decide::compare_ahead::CompareAhead;
 use crate::decide::evidence::{judge, Evidence};
 use crate::decide::list_items::release_odd_items;
 use crate::decide::own_text::SameText;
+use crate::decide::page_title::release_title;
 use crate::decide::template::{count, template_of_votes, vote_counts, votes_needed};
 use crate::decide::text_recurrence::KeyText;
 use crate::decide::voters::{load_layout_peers, vote_pages, Processed};
@@ -154,7 +155,8 @@ pub async fn extract<S: PageSource>(cfg: &Config, source: &S, key: &LoadedPage) 
     let template = if cfg.content.enabled {
         let released = same_text.release(&key.tree, template);
         let template = release_odd_items(&key.tree, key_text.lists(), &votes, vote.mappings.len(), released);
-        release_trails(&key.tree, &key_text.words, template)
+        let template = release_trails(&key.tree, &key_text.words, template);
+        release_title(&key.tree, &key_text.words, template)
     } else {
         template
     };
@@ -651,6 +653,49 @@ mod tests {
             .unwrap()
             .0;
         assert!(x.template[replies.index()], "their container is template");
+    }
+
+    /// The replies of one mailing-list thread share its subject, as title
+    /// and heading: every voter holds the heading, word for word, at the same
+    /// place. It is the page's title all the same (LABELING N1), while the
+    /// archive's fixed lines stay template.
+    #[test]
+    fn a_heading_repeating_the_pages_title_is_content_where_every_voter_shares_it() {
+        let message = |n: u32, author: &str, text: &str| {
+            format!(
+                "<html><head><title>[dev] Re: builds fail on the new compiler</title></head><body>\
+                 <h1 class=subject>[dev] Re: builds fail on the new compiler</h1>\
+                 <b>{author}</b> <i>Mon Mar {n} 2005</i>\
+                 <p class=nav>Messages sorted by: <a href=/date.html>[ date ]</a> <a href=/thread.html>[ thread ]</a></p>\
+                 <hr><pre class=body>{text}</pre><hr>\
+                 <a class=list href=/listinfo.html>More information about the dev mailing list</a></body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            (
+                "/1.html",
+                message(
+                    1,
+                    "ann",
+                    "The build breaks since the upgrade. <a href=/2.html>next</a> <a href=/3.html>other</a>",
+                ),
+            ),
+            (
+                "/2.html",
+                message(2, "bob", "Which flags do you pass? <a href=/1.html>prev</a> <a href=/3.html>next</a>"),
+            ),
+            (
+                "/3.html",
+                message(
+                    3,
+                    "cid",
+                    "Pinning the old version works for me. <a href=/1.html>first</a> <a href=/2.html>prev</a>",
+                ),
+            ),
+        ]);
+        let (key, x) = run(&site, "/1.html");
+        assert!(all_template(&key, &x, "subject", false), "the subject is the page's title");
+        assert!(all_template(&key, &x, "list", true), "the archive's fixed line is template");
     }
 
     /// A chapter whose only page of its layout is the print-all page holding

@@ -31,6 +31,7 @@ use crate::compare::repeated_lists::{etdm_remembering, ListSignatures, RepeatedL
 use crate::decide::breadcrumb_trails::release_trails;
 use crate::decide::current_item::{pair_current_items, SubtreeTexts};
 use crate::decide::own_text::release;
+use crate::decide::page_title::release_title;
 use crate::decide::template::map_page;
 use crate::decide::text_recurrence::{keep_repeated_content, subtree_words, KeyText};
 use crate::extraction::extract::{extract, Extraction};
@@ -393,7 +394,8 @@ impl PreparedCluster<'_> {
             held[image.index()] = self.skeleton.node(n).text == page.node(image).text;
         }
         let words = words.get_or_insert_with(|| subtree_words(page));
-        release_trails(page, words, release(page, words, template, |i| held[i]))
+        let template = release_trails(page, words, release(page, words, template, |i| held[i]));
+        release_title(page, words, template)
     }
 }
 
