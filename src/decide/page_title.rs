@@ -19,9 +19,13 @@ pub const TITLE_WORDS: u32 = 5;
 
 /// `template` without the body's elements whose text block is the page's
 /// `<title>`, and their subtrees. A link so labelled is the site's name or
-/// a menu entry, not the page's heading. Stays top-down closed.
+/// a menu entry, not the page's heading. The title is the one before the
+/// body: a `<title>` inside the body names an icon (SVG), not the page.
+/// Stays top-down closed.
 pub fn release_title(tree: &Tree, words: &[u32], template: Vec<bool>) -> Vec<bool> {
-    let Some(title) = tree.nodes().find(|(_, n)| &*n.tag == "title").map(|(_, n)| n) else { return template };
+    let Some(body) = tree.body() else { return template };
+    let head = tree.nodes().take(body.index());
+    let Some(title) = head.map(|(_, n)| n).find(|n| &*n.tag == "title") else { return template };
     if title.block == 0 || title.words < TITLE_WORDS {
         return template;
     }
@@ -40,8 +44,12 @@ mod tests {
     use crate::page::html::{parse, snapshot};
 
     fn released(title: &str, body: &str) -> Vec<String> {
-        let t = snapshot(&parse(&format!("<html><head><title>{title}</title></head><body>{body}</body></html>")))
-            .expect("a tree");
+        released_in(&format!("<title>{title}</title>"), body)
+    }
+
+    /// The tags `release_title` releases from an all-template page.
+    fn released_in(head: &str, body: &str) -> Vec<String> {
+        let t = snapshot(&parse(&format!("<html><head>{head}</head><body>{body}</body></html>"))).expect("a tree");
         let out = release_title(&t, &subtree_words(&t), vec![true; t.len()]);
         assert!(is_top_down_closed(&t, &out));
         t.nodes().filter(|(id, _)| !out[id.index()]).map(|(_, n)| n.tag.to_string()).collect()
@@ -69,6 +77,12 @@ mod tests {
             released("Install the tools on a new machine", "<p>Install the tools on a new machine and more</p>"),
             none,
             "other words"
+        );
+        let icon = "Search the whole handbook for words";
+        assert_eq!(
+            released_in("", &format!("<svg><title>{icon}</title></svg><h1>{icon}</h1>")),
+            none,
+            "an icon's title names the icon, not the page"
         );
     }
 }
