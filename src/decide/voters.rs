@@ -3,7 +3,7 @@
 //! pages that share the key page's layout (`layout_agreement`), loading
 //! more pages of the key's URL pattern when too few do.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use url::Url;
 
@@ -126,7 +126,9 @@ fn agreements(
 /// the key page links to no more such pages (a product page that links only
 /// to listings, a message that links only to the next), the links the
 /// loaded pages make to pages of the key's pattern come next: a listing
-/// links to its products, a message to the one after.
+/// links to its products, a message to the one after. When the budget is
+/// spent and fewer than two pages would vote, the key's own links of its
+/// pattern get one more budget ([`own_links_first`]).
 pub async fn load_layout_peers<S: PageSource>(
     cfg: &Config,
     ahead: &CompareAhead<'_, S>,
@@ -141,9 +143,26 @@ pub async fn load_layout_peers<S: PageSource>(
     next.reverse();
     let any_of_pattern = |loaded: &[Option<LoadedPage>]| loaded.iter().flatten().any(|p| peer(&p.url));
     let mut second_hop = false;
+    let mut repaired = false;
     let mut budget = cfg.content.peer_loads;
-    while budget > 0 {
+    loop {
         let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
+        if budget == 0 {
+            // One page of the key's layout is one voter, too weak to
+            // decide alone: when the budget went on the menu's pages of
+            // the key's pattern, the key's own links get as many loads,
+            // within the ceiling of loads.
+            let ratio = cfg.content.layout_ratio;
+            let alone = layout_agreement::voters(&agreements, core, cfg.cs_size, ratio, key_page.tree.len()).len() < 2;
+            budget = cfg.content.peer_loads.min(cfg.max_loads.saturating_sub(pages.records.len()));
+            if repaired || !alone || next.is_empty() || budget == 0 {
+                break;
+            }
+            repaired = true;
+            next.reverse();
+            own_links_first(ahead, pages.loaded, &mut next);
+            next.reverse();
+        }
         let found = layout_agreement::found(&agreements, core, cfg.content.layout_ratio, !next.is_empty());
         let mut wanted = cfg.votes.saturating_sub(found).min(budget);
         if next.is_empty() && !second_hop && (wanted > 0 || !any_of_pattern(pages.loaded)) {
@@ -167,6 +186,25 @@ pub async fn load_layout_peers<S: PageSource>(
             pages.loaded.push(result.ok());
         }
     }
+}
+
+/// Orders the key's links by how many loaded pages link there too, fewest
+/// first, keeping the method's order among equals: a link every page makes
+/// is the menu's (an "about" or "contact" page of the key's URL pattern, of
+/// another layout), while a link of the key's own (the next post, a related
+/// product) most often leads to a page of its kind.
+fn own_links_first<S: PageSource>(source: &S, loaded: &[Option<LoadedPage>], links: &mut [Url]) {
+    let mut shared: HashMap<Url, usize> = links.iter().map(|u| (u.clone(), 0)).collect();
+    for page in loaded.iter().flatten() {
+        let links = source.links(page);
+        let targets: HashSet<&Url> = links.iter().map(|l| &l.url).collect();
+        for url in targets {
+            if let Some(n) = shared.get_mut(url) {
+                *n += 1;
+            }
+        }
+    }
+    links.sort_by_key(|u| shared[u]);
 }
 
 /// The untried links of the loaded pages that `peer` accepts, in the order

@@ -411,6 +411,56 @@ mod tests {
         assert!(x.evidence.weakness.is_none(), "{:?}", x.evidence);
     }
 
+    /// An institution's posts and its menu pages share one URL pattern
+    /// (`/slug/`), and the menu comes first: the pages of the key's pattern
+    /// loaded for the layout are all the menu's, of another layout. Before
+    /// one voter is called enough, the key's own links (the next post, the
+    /// one before), which no loaded page makes, are loaded, and the posts
+    /// vote for the post's frame.
+    #[test]
+    fn the_keys_own_links_are_tried_before_a_lone_voter_decides() {
+        let menu = ["about", "team", "history", "contact", "goals", "board"];
+        let header: String = menu.iter().map(|m| format!("<a href=/{m}/>{m}</a> ")).collect();
+        let header = format!("<header class=top><a href=/>Home</a> {header}</header>");
+        let footer = "<footer>Regional sports committee, every weekday</footer>";
+        let post = |title: &str, text: &str, prev: &str, next: &str| {
+            format!(
+                "<html><body>{header}<article class=post><h1 class=notTemplate>{title}</h1>\
+                 <div class=share><a>Share on social</a> <a>Send by mail</a> <a>Print</a></div>\
+                 <div class=notTemplate><p>{text}</p></div>\
+                 <div class=pager><a href=/{prev}/>Previous post</a> <a href=/{next}/>Next post</a></div>\
+                 <form class=comment><label>Leave a reply</label><textarea></textarea><button>Post comment</button></form>\
+                 </article>{footer}</body></html>"
+            )
+        };
+        let page = |title: &str| {
+            format!("<html><body>{header}<main><h2>{title}</h2><p>What the committee does.</p></main>{footer}</body></html>")
+        };
+        let mut pages: Vec<(&'static str, String)> = vec![
+            ("/", page("Welcome")),
+            (
+                "/games/",
+                post("The games open", "the regional games opened with two hundred athletes", "visit", "award"),
+            ),
+            ("/visit/", post("A visit", "the national chair visited the regional committee", "award", "games")),
+            (
+                "/award/",
+                post("An award", "the squash federation received an award for its youth work", "games", "visit"),
+            ),
+        ];
+        for (m, path) in menu.iter().zip(["/about/", "/team/", "/history/", "/contact/", "/goals/", "/board/"]) {
+            pages.push((path, page(m)));
+        }
+        let site = HtmlSite(pages);
+        let (key, x) = run(&site, "/games/");
+        let posts = ["/visit/", "/award/"];
+        assert!(x.cs.pages.iter().all(|p| posts.contains(&p.path())) && x.cs.size == 2, "voters {:?}", x.cs.pages);
+        for frame in ["share", "comment", "pager"] {
+            assert!(all_template(&key, &x, frame, true), "{frame} is the post's frame");
+        }
+        assert!(x.evidence.weakness.is_none(), "{:?}", x.evidence);
+    }
+
     /// Failure class 3: sibling product pages are the only voters and share
     /// every element — the product's body, its description tabs, its
     /// related items. Structure maps all of it; the text tells the
