@@ -122,7 +122,10 @@ build() {
   "$BIN/wasm-opt" -O3 $FEATURES "$PKG/tex_bg.wasm" -o "$PKG/tex_bg.opt.wasm"
   mv "$PKG/tex_bg.opt.wasm" "$PKG/tex_bg.wasm"
   "$BIN/wasm-opt" $FEATURES --llvm-memory-copy-fill-lowering --llvm-nontrapping-fptoint-lowering --signext-lowering "$PKG/tex_bg.wasm" -o "$PKG/lowered.wasm"
-  "$BIN/wasm2js" -O3 "$PKG/lowered.wasm" -o "$PKG/asm.mjs"
+  # Optimised for size: the asm.js copy serves only pages whose CSP forbids
+  # WebAssembly, and addons-linter (AMO's review) refuses to parse a script
+  # above 5 MiB, which -O3's inlining reached.
+  "$BIN/wasm2js" -Oz "$PKG/lowered.wasm" -o "$PKG/asm.mjs"
   node scripts/wasm2js-classic.mjs "$PKG/asm.mjs" "$PKG/tex_asm.js"
 
   # Icons from one SVG, but for 16 px: icon-16.svg draws it on the pixel grid (the toolbar's size).

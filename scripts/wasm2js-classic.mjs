@@ -76,5 +76,11 @@ const DATA = /"[A-Za-z0-9+/=]{4096,}"/g;
 const data = [];
 const code = bundle.outputFiles[0].text.replace(DATA, (literal) => `texAsmData[${data.push(literal) - 1}]`);
 if (data.length === 0) throw new Error('wasm2js output without data segments: has its shape changed?');
+/** addons-linter's MAX_FILE_SIZE_TO_PARSE_MB: AMO's review refuses a larger script. */
+const PARSE_LIMIT = 5 * 1024 * 1024;
+const size = Buffer.byteLength(code);
+if (size > PARSE_LIMIT) {
+  throw new Error(`the asm.js core is ${size} bytes, above the ${PARSE_LIMIT} addons-linter parses: shrink the core's code`);
+}
 writeFileSync(output, code);
 writeFileSync(output.replace(/\.js$/, '_data.js'), `globalThis.texAsmData=[${data.join(',')}];\n`);

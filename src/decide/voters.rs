@@ -3,7 +3,7 @@
 //! pages that share the key page's layout (`layout_agreement`), loading
 //! more pages of the key's URL pattern when too few do.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use url::Url;
 
@@ -193,18 +193,22 @@ pub async fn load_layout_peers<S: PageSource>(
 /// is the menu's (an "about" or "contact" page of the key's URL pattern, of
 /// another layout), while a link of the key's own (the next post, a related
 /// product) most often leads to a page of its kind.
-fn own_links_first<S: PageSource>(source: &S, loaded: &[Option<LoadedPage>], links: &mut [Url]) {
-    let mut shared: HashMap<Url, usize> = links.iter().map(|u| (u.clone(), 0)).collect();
+fn own_links_first<S: PageSource>(source: &S, loaded: &[Option<LoadedPage>], links: &mut Vec<Url>) {
+    let mut shared = vec![0usize; links.len()];
     for page in loaded.iter().flatten() {
-        let links = source.links(page);
-        let targets: HashSet<&Url> = links.iter().map(|l| &l.url).collect();
-        for url in targets {
-            if let Some(n) = shared.get_mut(url) {
-                *n += 1;
-            }
+        let page_links = source.links(page);
+        let targets: HashSet<&Url> = page_links.iter().map(|l| &l.url).collect();
+        for (n, url) in shared.iter_mut().zip(links.iter()) {
+            *n += usize::from(targets.contains(url));
         }
     }
-    links.sort_by_key(|u| shared[u]);
+    // Buckets, not a sort: each sort of a new type adds its own code to
+    // the browser's core, whose asm.js copy is at the size AMO parses.
+    let mut ordered = Vec::with_capacity(links.len());
+    for n in 0..=loaded.len() {
+        ordered.extend(links.iter().zip(&shared).filter(|&(_, &k)| k == n).map(|(url, _)| url.clone()));
+    }
+    *links = ordered;
 }
 
 /// The untried links of the loaded pages that `peer` accepts, in the order
