@@ -122,8 +122,9 @@ fn agreements(
 /// When fewer than `votes` loaded pages share the key page's layout (the CS
 /// held listings, say, around an article), loads the next links that follow
 /// the key page's URL pattern, a few at a time, until enough do or
-/// `peer_loads` more pages were tried. Each is compared as it loads. When
-/// the key page links to no more such pages (a product page that links only
+/// `peer_loads` more pages were tried, never past `max_loads` (a search
+/// that spent the ceiling on dead links leaves none). Each is compared as
+/// it loads. When the key page links to no more such pages (a product page that links only
 /// to listings, a message that links only to the next), the links the
 /// loaded pages make to pages of the key's pattern come next: a listing
 /// links to its products, a message to the one after. When the budget is
@@ -144,7 +145,7 @@ pub async fn load_layout_peers<S: PageSource>(
     let any_of_pattern = |loaded: &[Option<LoadedPage>]| loaded.iter().flatten().any(|p| peer(&p.url));
     let mut second_hop = false;
     let mut repaired = false;
-    let mut budget = cfg.content.peer_loads;
+    let mut budget = cfg.content.peer_loads.min(cfg.max_loads.saturating_sub(pages.records.len()));
     loop {
         let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
         if budget == 0 {

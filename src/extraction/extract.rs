@@ -461,6 +461,34 @@ mod tests {
         assert!(x.evidence.weakness.is_none(), "{:?}", x.evidence);
     }
 
+    /// A partial copy of a reference: the key page's links of its own URL
+    /// pattern are nearly all missing, so the search spends the ceiling of
+    /// loads; the search for pages of the key's layout after it must not
+    /// go past that ceiling (a request each, in the browser).
+    #[test]
+    fn the_ceiling_of_loads_holds_after_a_search_spent_it_on_dead_links() {
+        let frame = |body: String| {
+            format!("<html><body><nav><a href=/index.html>Home</a></nav>{body}<footer>Reference, generated</footer></body></html>")
+        };
+        let missing: String = (0..40).map(|n| format!("<a href=/method.Row.m{n}.html>m{n}</a> ")).collect();
+        let guides: String = (0..6).map(|n| format!("<a href=/guide{n}.html>guide {n}</a> ")).collect();
+        let mut pages: Vec<(&'static str, String)> = vec![
+            ("/class.Row.html", frame(format!("<h1>Row</h1><p>A row of a list.</p><div>{missing}</div>"))),
+            ("/index.html", frame(format!("<h1>Reference</h1><ul>{guides}</ul>"))),
+        ];
+        for path in ["/guide0.html", "/guide1.html", "/guide2.html", "/guide3.html", "/guide4.html", "/guide5.html"] {
+            pages.push((path, frame("<article><p>How to build it.</p></article>".into())));
+        }
+        let (_, x) = run(&HtmlSite(pages), "/class.Row.html");
+        let ceiling = Config::default().max_loads;
+        assert!(
+            x.load_log.len() <= ceiling && x.loads <= ceiling + 1,
+            "{} loads, {} records",
+            x.loads,
+            x.load_log.len()
+        );
+    }
+
     /// Failure class 3: sibling product pages are the only voters and share
     /// every element — the product's body, its description tabs, its
     /// related items. Structure maps all of it; the text tells the
