@@ -208,7 +208,10 @@ wheel() {
   ensure_python
   log "maturin build (python/: the abi3 wheel)"
   rm -rf target/wheels
-  "$PYENV/bin/maturin" build --release --quiet -m python/Cargo.toml --target-dir target/python -o target/wheels
+  # The main target folder: the core's dependencies built for the native
+  # tests are reused (python/ is a workspace of its own, but a crate built
+  # with the same features and profile is the same artifact): 185 -> 74 s in CI.
+  "$PYENV/bin/maturin" build --release --quiet -m python/Cargo.toml --target-dir target -o target/wheels
   "$PYENV/bin/pip" install -q --force-reinstall --no-deps target/wheels/*.whl
 }
 
@@ -264,7 +267,7 @@ lint() {
   log "clippy -D warnings ($TARGET: the core and the browser glue in src/wasm)"
   cargo clippy --lib --target "$TARGET" --quiet -- -D warnings
   log "cargo fmt --check, clippy -D warnings (python/: the Python package)"
-  (cd python && cargo fmt --check && CARGO_TARGET_DIR="$ROOT/target/python" cargo clippy --quiet -- -D warnings)
+  (cd python && cargo fmt --check && CARGO_TARGET_DIR="$ROOT/target" cargo clippy --quiet -- -D warnings)
   log "ESLint (extension, scripts, e2e tests)"
   "$BIN/eslint" extension scripts tests/e2e eslint.config.mjs
 }
