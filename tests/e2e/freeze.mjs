@@ -185,7 +185,7 @@ export function freezeTests(test, assert, open) {
         assert.ok(run.longest < GAP_MS, `the tab froze for ${run.longest} ms during the extraction`);
         // The content view is shown twice and held to the bound at its better showing: the browser's
         // own layout of the column's copy (printed above) takes 200-450 ms on a 2-core machine, and in
-        // full-suite runs one showing of two went past the bound (277, 322 ms) where alone both kept it.
+        // full-suite runs one showing went past the bound (277, 322, 261 ms) where alone both kept it.
         const best = {};
         for (const view of ['content', 'template', 'content', 'original']) {
           const shown = await timed(s, () => s.toggle(view));
