@@ -124,12 +124,12 @@ fn agreements(
 /// the key page's URL pattern, a few at a time, until enough do or
 /// `peer_loads` more pages were tried, never past `max_loads` (a search
 /// that spent the ceiling on dead links leaves none). Each is compared as
-/// it loads. When the key page links to no more such pages (a product page that links only
-/// to listings, a message that links only to the next), the links the
-/// loaded pages make to pages of the key's pattern come next: a listing
-/// links to its products, a message to the one after. When the budget is
-/// spent and fewer than two pages would vote, the key's own links of its
-/// pattern get one more budget ([`own_links_first`]).
+/// it loads. When the key page links to no more such pages (a product page
+/// that links only to listings, a message that links only to the next),
+/// the links the loaded pages make to pages of the key's pattern come next:
+/// a listing links to its products, a message to the one after. When the
+/// budget is spent and fewer than two pages would vote, the key's own links
+/// of its pattern get one more budget ([`own_links_first`]).
 pub async fn load_layout_peers<S: PageSource>(
     cfg: &Config,
     ahead: &CompareAhead<'_, S>,
@@ -145,7 +145,9 @@ pub async fn load_layout_peers<S: PageSource>(
     let any_of_pattern = |loaded: &[Option<LoadedPage>]| loaded.iter().flatten().any(|p| peer(&p.url));
     let mut second_hop = false;
     let mut repaired = false;
-    let mut budget = cfg.content.peer_loads.min(cfg.max_loads.saturating_sub(pages.records.len()));
+    // One budget of peers, within the ceiling of loads however many `records` made.
+    let peer_budget = |records: usize| cfg.content.peer_loads.min(cfg.max_loads.saturating_sub(records));
+    let mut budget = peer_budget(pages.records.len());
     loop {
         let (_, agreements, core) = agreements(key_page, &[], pages.loaded, pages.compared);
         if budget == 0 {
@@ -155,7 +157,7 @@ pub async fn load_layout_peers<S: PageSource>(
             // within the ceiling of loads.
             let ratio = cfg.content.layout_ratio;
             let alone = layout_agreement::voters(&agreements, core, cfg.cs_size, ratio, key_page.tree.len()).len() < 2;
-            budget = cfg.content.peer_loads.min(cfg.max_loads.saturating_sub(pages.records.len()));
+            budget = peer_budget(pages.records.len());
             if repaired || !alone || next.is_empty() || budget == 0 {
                 break;
             }
