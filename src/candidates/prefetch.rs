@@ -38,21 +38,32 @@ impl<'a, S: PageSource> Prefetch<'a, S> {
         if let std::task::Poll::Ready(out) = futures::poll!(work.as_mut()) {
             return out;
         }
-        let loads: Vec<Load<'a>> = {
-            let mut started = self.started.borrow_mut();
-            for url in urls() {
-                if started.iter().all(|(u, _)| *u != url) {
-                    let (source, at) = (self.source, url.clone());
-                    let load = async move { source.load(&at).await };
-                    started.push((url, load.boxed_local().shared()));
-                }
-            }
-            started.iter().map(|(_, load)| load.clone()).collect()
-        };
+        let loads: Vec<Load<'a>> = urls().into_iter().map(|url| self.started_load(url)).collect();
         match select(work, join_all(loads)).await {
             Either::Left((out, _)) => out,
             Either::Right((_, work)) => work.await,
         }
+    }
+
+    /// Starts loading `url` now, before anything asks for it: its request
+    /// leaves before this returns, and the page is handed over when asked
+    /// for. The click sends the key page's served GET so before it reads
+    /// the live page, whose walk takes as long as a request on a big page.
+    pub async fn start(&self, url: Url) {
+        let mut load = self.started_load(url);
+        let _ = futures::poll!(&mut load);
+    }
+
+    /// The load of `url` started early, started now if it was not.
+    fn started_load(&self, url: Url) -> Load<'a> {
+        let mut started = self.started.borrow_mut();
+        if let Some((_, load)) = started.iter().find(|(u, _)| *u == url) {
+            return load.clone();
+        }
+        let (source, at) = (self.source, url.clone());
+        let load = async move { source.load(&at).await }.boxed_local().shared();
+        started.push((url, load.clone()));
+        load
     }
 
     /// Loads started early that nothing asked for: requests spent for
@@ -114,6 +125,17 @@ mod tests {
         let ahead = Prefetch::new(&site);
         futures::executor::block_on(ahead.beside(async {}, || vec![url("a")]));
         assert_eq!((site.1.get(), ahead.unused()), (0, 0));
+    }
+
+    #[test]
+    fn a_page_started_before_anything_asks_leaves_at_once_and_is_handed_over_once() {
+        let site = Counted(MemorySource::new(&[("a", &["b"]), ("b", &["a"])]), Cell::new(0));
+        let ahead = Prefetch::new(&site);
+        futures::executor::block_on(ahead.start(url("a")));
+        assert_eq!((site.1.get(), ahead.unused()), (1, 1), "its request left before start returned");
+        let a = futures::executor::block_on(ahead.beside(ahead.load(&url("a")), || vec![url("b")])).unwrap();
+        assert_eq!(a.url, url("a"));
+        assert_eq!((site.1.get(), ahead.unused()), (1, 0), "handed over, not loaded again; b not started");
     }
 
     #[test]

@@ -8,6 +8,8 @@
 //! instead, as before, and the report says why. That GET is one more page
 //! of the origin: the first linked pages load beside it, not after it.
 
+use std::cell::Cell;
+
 use serde::Serialize;
 use url::Url;
 
@@ -17,7 +19,7 @@ use crate::candidates::address::normal_url;
 use crate::candidates::complete_subdigraph::first_window;
 use crate::candidates::hyperlink::{page_links, PageLink};
 use crate::candidates::link_order::sort_links;
-use crate::candidates::page_source::{LoadedPage, PageSource};
+use crate::candidates::page_source::{LoadedPage, PageSource, SourceWrapper};
 use crate::candidates::prefetch::Prefetch;
 use crate::extraction::extract::{extract, Extraction};
 use crate::served::app_shell::{is_app_shell, routes_by_fragment, ShellWatch};
@@ -79,13 +81,37 @@ pub struct LiveExtraction {
     pub key_source: KeySource,
 }
 
+/// The loads of one extraction of a live page: the served key page's GET
+/// may leave before the live page is read ([`KeyLoads::start_served`]),
+/// and the first linked pages load beside it.
+pub struct KeyLoads<'a, S> {
+    ahead: Prefetch<'a, S>,
+    /// When the served GET left, if it left before the live page was read.
+    served_since: Cell<Option<f64>>,
+}
+
+impl<'a, S: PageSource> KeyLoads<'a, S> {
+    pub fn new(source: &'a S) -> Self {
+        Self { ahead: Prefetch::new(source), served_since: Cell::new(None) }
+    }
+
+    /// Sends the GET of the page at `live_url` as served now, before the
+    /// live page is read: a big page's walk takes as long as the request,
+    /// and the two overlap. Its time counts from here.
+    pub async fn start_served(&self, live_url: &Url) {
+        self.served_since.set(Some(self.ahead.inner().now_ms()));
+        self.ahead.start(normal_url(live_url)).await;
+    }
+}
+
 /// Extracts the template of the live page `live` (its final URL, its
 /// snapshot after scripts ran), comparing like with like.
 pub async fn extract_live<S: PageSource>(
     cfg: &Config,
-    source: &S,
+    loads: &KeyLoads<'_, S>,
     live: &LoadedPage,
 ) -> Result<LiveExtraction, ExtractError> {
+    let (ahead, source) = (&loads.ahead, loads.ahead.inner());
     cfg.validate()?;
     if live.tree.len() > cfg.max_nodes {
         return Err(ExtractError::TooLarge { nodes: live.tree.len(), limit: cfg.max_nodes });
@@ -99,16 +125,15 @@ pub async fn extract_live<S: PageSource>(
         });
     }
     let url = normal_url(&live.url);
-    let ahead = Prefetch::new(source);
-    let t0 = source.now_ms();
-    let served = ahead.beside(source.load(&url), || first_candidates(cfg, source, live, &links)).await;
+    let t0 = loads.served_since.get().unwrap_or_else(|| source.now_ms());
+    let served = ahead.beside(ahead.load(&url), || first_candidates(cfg, source, live, &links)).await;
     let fetch_ms = source.now_ms() - t0;
     let served = match served {
         Ok(page) => page,
         Err(error) if source.cancelled() => return Err(ExtractError::KeyPage(error)),
         Err(error) => {
             let get = KeyGet { url, fallback: Fallback::LoadFailed { error } };
-            return on_live(cfg, &ahead, live, get, (0.0, fetch_ms, 0.0)).await;
+            return on_live(cfg, ahead, live, get, (0.0, fetch_ms, 0.0)).await;
         }
     };
     // Each long step of a big page's extraction starts a slice of its own.
@@ -123,13 +148,13 @@ pub async fn extract_live<S: PageSource>(
     }
     let measured = (live_share, fetch_ms, align_ms);
     if live_share < USABLE_SHARE {
-        return on_live(cfg, &ahead, live, KeyGet { url, fallback: Fallback::Unlike }, measured).await;
+        return on_live(cfg, ahead, live, KeyGet { url, fallback: Fallback::Unlike }, measured).await;
     }
     if served_links == 0 {
-        return on_live(cfg, &ahead, live, KeyGet { url, fallback: Fallback::NoServedLinks }, measured).await;
+        return on_live(cfg, ahead, live, KeyGet { url, fallback: Fallback::NoServedLinks }, measured).await;
     }
     source.pause_while_loading().await;
-    let mut x = extract(cfg, &ahead, &served).await?;
+    let mut x = extract(cfg, ahead, &served).await?;
     x.fetched += ahead.unused();
     let template = alignment.carry(&served.tree, &live.tree, &x.template);
     let added = alignment.added();
@@ -242,7 +267,7 @@ mod tests {
 
     fn run(source: &Served, live_html: &str) -> Result<LiveExtraction, ExtractError> {
         let url = Url::parse("http://site.test/a").unwrap();
-        futures::executor::block_on(extract_live(&Config::default(), source, &loaded(&url, live_html)))
+        futures::executor::block_on(extract_live(&Config::default(), &KeyLoads::new(source), &loaded(&url, live_html)))
     }
 
     fn tags(x: &LiveExtraction, live_html: &str, flags: &[bool]) -> Vec<String> {
@@ -260,6 +285,42 @@ mod tests {
         let not_template: Vec<bool> = x.extraction.template.iter().map(|t| !t).collect();
         assert_eq!(tags(&x, &live, &not_template), ["h1", "p", "div", "p", "button"]);
         assert_eq!(x.key_source.added_by_scripts, 3);
+    }
+
+    /// Counts the GETs of each path.
+    struct Counted<'a>(&'a Served, std::cell::RefCell<Vec<String>>);
+
+    impl PageSource for Counted<'_> {
+        async fn load(&self, url: &Url) -> Result<LoadedPage, LoadError> {
+            self.1.borrow_mut().push(url.path().to_string());
+            self.0.load(url).await
+        }
+
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+    }
+
+    #[test]
+    fn a_served_get_sent_before_the_live_read_is_the_one_compared_and_is_sent_once() {
+        let (site, live) = (site(), page("alpha", ""));
+        let url = Url::parse("http://site.test/a#top").unwrap();
+        let run = |early: bool| {
+            let source = Counted(&site, Default::default());
+            let loads = KeyLoads::new(&source);
+            let x = futures::executor::block_on(async {
+                if early {
+                    loads.start_served(&url).await;
+                    assert_eq!(*source.1.borrow(), ["/a"], "the GET left before the live page is read");
+                }
+                extract_live(&Config::default(), &loads, &loaded(&url, &live)).await.unwrap()
+            });
+            (x.extraction.template, x.extraction.loads, x.extraction.fetched, x.key_source.path, source.1.take())
+        };
+        let (late, early) = (run(false), run(true));
+        assert!(matches!(early.3, KeyPath::Served));
+        assert_eq!(early.4.iter().filter(|p| *p == "/a").count(), 1, "{:?}", early.4);
+        assert_eq!((&early.0, early.1, early.2), (&late.0, late.1, late.2), "the same pages, the same template");
     }
 
     #[test]

@@ -73,6 +73,11 @@ impl<S: PageSource> Cancellable<S> {
     pub fn new(inner: S, scope: Scope) -> Self {
         Cancellable { inner, scope }
     }
+
+    /// The extraction's scope, for work that is no load (the page's read).
+    pub fn scope(&self) -> &Scope {
+        &self.scope
+    }
 }
 
 impl<S: PageSource> SourceWrapper for Cancellable<S> {

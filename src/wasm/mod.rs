@@ -18,6 +18,7 @@ mod visited;
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -32,7 +33,7 @@ use crate::candidates::page_source::{LoadedPage, PageSource};
 use crate::eval::score::{disagreement, has_gold, macro_average, score, Score};
 use crate::extraction::template_paths::{template_paths_within, MAX_REPORT_PATH_BYTES};
 use crate::page::dom::Tree;
-use crate::served::served_key::{extract_live, Fallback, KeySource, LiveExtraction};
+use crate::served::served_key::{extract_live, Fallback, KeyLoads, KeySource, LiveExtraction};
 use cancel::Cancellable;
 use failure::{text, Failure};
 use fetch_source::{FetchSource, Step};
@@ -216,31 +217,40 @@ pub async fn extract(config_json: String, progress: js_sys::Function) -> Result<
         view::restore(&doc, &l.page.elements, &l.marked)?;
     }
 
-    let scope = cancel::Scope::begin();
     notify(&progress, "snapshot", 0, 0);
-    let read = scope.unless_cancelled(read_key(&doc, &url, previous.map(|l| l.page), &performance)).await;
+    let planned = Rc::new(Cell::new(0usize));
+    let loaded = Cell::new(0usize);
+    // One load is the key page as served (`served_key`), not a linked page; it
+    // loads beside the first linked pages, so the first to end is left out.
+    let key_served = Cell::new(false);
+    let on_step = Box::new({
+        let (progress, planned) = (progress.clone(), planned.clone());
+        move |step| match step {
+            Step::Loaded if !key_served.replace(true) => {}
+            Step::Loaded => {
+                loaded.set(loaded.get() + 1);
+                notify(&progress, "loading", loaded.get(), planned.get());
+            }
+            Step::Compared(pages) => notify(&progress, "comparing", pages, 0),
+        }
+    });
+    let fetch = FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance.clone(), on_step);
+    let source = Cancellable::new(fetch, cancel::Scope::begin());
+    let loads = KeyLoads::new(&source);
+    // The served GET leaves before the page is read, unless the page links
+    // nowhere (it is refused after the read, and would have sent it for nothing).
+    if doc.links().length() > 0 {
+        loads.start_served(&url).await;
+    }
+    let read = source.scope().unless_cancelled(read_key(&doc, &url, previous.map(|l| l.page), &performance)).await;
     let Some(read) = read else { return Err(reject(Failure::cancelled())) };
     let (key, elements, taken, kept) = read?;
     // The read's last step has just run: the page runs before the links are read.
     slices::yield_to_event_loop().await;
 
-    let planned = page_links(&key.tree, &url).len().min(cfg.max_loads);
-    notify(&progress, "loading", 0, planned);
-    let loaded = Cell::new(0usize);
-    // One load is the key page as served (`served_key`), not a linked page; it
-    // loads beside the first linked pages, so the first to end is left out.
-    let key_served = Cell::new(false);
-    let on_step = Box::new(move |step| match step {
-        Step::Loaded if !key_served.replace(true) => {}
-        Step::Loaded => {
-            loaded.set(loaded.get() + 1);
-            notify(&progress, "loading", loaded.get(), planned);
-        }
-        Step::Compared(pages) => notify(&progress, "comparing", pages, 0),
-    });
-    let source =
-        Cancellable::new(FetchSource::new(url.origin(), cfg.timeout_ms, cfg.max_nodes, performance, on_step), scope);
-    let outcome = extract_live(&cfg, &source, &key).await;
+    planned.set(page_links(&key.tree, &url).len().min(cfg.max_loads));
+    notify(&progress, "loading", 0, planned.get());
+    let outcome = extract_live(&cfg, &loads, &key).await;
     let page = LiveSnapshot { tree: Arc::unwrap_or_clone(key.tree), elements, taken }.served();
     let extraction = match outcome {
         _ if source.cancelled() => {
@@ -321,7 +331,7 @@ pub async fn set_view(name: String) -> Result<String, JsValue> {
     let slices = slices::Slices::new(performance);
     let done = view::show(&document()?, &elements, &shown, (&plan.0, &plan.1), &slices).await?;
     LAST.with_borrow_mut(|last| match last.as_mut() {
-        Some(l) if done && std::rc::Rc::ptr_eq(&l.page.elements, &elements) => {
+        Some(l) if done && Rc::ptr_eq(&l.page.elements, &elements) => {
             l.marked = plan.0;
             Ok(view.name().to_string())
         }
@@ -402,7 +412,7 @@ async fn read_key(
     url: &Url,
     previous: Option<LiveSnapshot>,
     performance: &web_sys::Performance,
-) -> Result<(LoadedPage, std::rc::Rc<[Element]>, live_snapshot::Taken, bool), JsValue> {
+) -> Result<(LoadedPage, Rc<[Element]>, live_snapshot::Taken, bool), JsValue> {
     let t0 = performance.now();
     let empty = || sentence(ExtractError::KeyPage(LoadError::Empty { url: url.to_string() }));
     let root = doc.document_element().ok_or_else(empty)?;
