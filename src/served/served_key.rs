@@ -6,7 +6,8 @@
 //! added never vote; when the served key page is unusable (a failed fetch,
 //! a login wall, a page unlike the live one), the live page is compared
 //! instead, as before, and the report says why. That GET is one more page
-//! of the origin: the first linked pages load beside it, not after it.
+//! of the origin: it may leave before the live page is read, and the first
+//! linked pages load beside it, not after it.
 
 use std::cell::Cell;
 
