@@ -126,33 +126,39 @@ pub async fn extract_live<S: PageSource>(
         });
     }
     let url = normal_url(&live.url);
-    let t0 = loads.served_since.get().unwrap_or_else(|| source.now_ms());
+    let called = source.now_ms();
     let served = ahead.beside(ahead.load(&url), || first_candidates(cfg, source, live, &links)).await;
-    let fetch_ms = source.now_ms() - t0;
+    let done = source.now_ms();
+    // The GET's own time counts from when it left; the extraction's total
+    // only what was left of it once the live page was read (the read is
+    // the key page's snapshot time, counted apart).
+    let get = GetTimes {
+        live_share: 0.0,
+        fetch_ms: done - loads.served_since.get().unwrap_or(called),
+        waited_ms: done - called,
+        align_ms: 0.0,
+    };
     let served = match served {
         Ok(page) => page,
         Err(error) if source.cancelled() => return Err(ExtractError::KeyPage(error)),
         Err(error) => {
-            let get = KeyGet { url, fallback: Fallback::LoadFailed { error } };
-            return on_live(cfg, ahead, live, get, (0.0, fetch_ms, 0.0)).await;
+            return on_live(cfg, ahead, live, KeyGet { url, fallback: Fallback::LoadFailed { error } }, get).await;
         }
     };
     // Each long step of a big page's extraction starts a slice of its own.
     source.pause_while_loading().await;
     let t1 = source.now_ms();
     let alignment = align(&served.tree, &live.tree);
-    let align_ms = source.now_ms() - t1;
-    let live_share = alignment.live_share();
+    let get = GetTimes { live_share: alignment.live_share(), align_ms: source.now_ms() - t1, ..get };
     let served_links = page_links(&served.tree, &served.url).len();
-    if is_app_shell(live_share, served_links) {
+    if is_app_shell(get.live_share, served_links) {
         return Err(ExtractError::AppShell);
     }
-    let measured = (live_share, fetch_ms, align_ms);
-    if live_share < USABLE_SHARE {
-        return on_live(cfg, ahead, live, KeyGet { url, fallback: Fallback::Unlike }, measured).await;
+    if get.live_share < USABLE_SHARE {
+        return on_live(cfg, ahead, live, KeyGet { url, fallback: Fallback::Unlike }, get).await;
     }
     if served_links == 0 {
-        return on_live(cfg, ahead, live, KeyGet { url, fallback: Fallback::NoServedLinks }, measured).await;
+        return on_live(cfg, ahead, live, KeyGet { url, fallback: Fallback::NoServedLinks }, get).await;
     }
     source.pause_while_loading().await;
     let mut x = extract(cfg, ahead, &served).await?;
@@ -163,16 +169,16 @@ pub async fn extract_live<S: PageSource>(
     let mut x = x.carried_to(live.url.clone(), template);
     // The live snapshot is part of this click's work, as on the live path.
     x.timings.snapshot_ms += live.snapshot_ms;
-    x.timings.total_ms += fetch_ms + align_ms;
+    x.timings.total_ms += get.waited_ms + get.align_ms;
     let key_source = KeySource {
         url,
         path: KeyPath::Served,
         fallback: None,
-        live_share,
+        live_share: get.live_share,
         added_by_scripts: added.iter().filter(|a| **a).count(),
         added_in_template,
-        fetch_ms,
-        align_ms,
+        fetch_ms: get.fetch_ms,
+        align_ms: get.align_ms,
     };
     Ok(LiveExtraction { extraction: x, added, key_source })
 }
@@ -192,8 +198,19 @@ struct KeyGet {
     fallback: Fallback,
 }
 
-/// Today's comparison of the live page, with the reason it was needed;
-/// `measured` is the live share, the fetch's and the alignment's time.
+/// What the served GET measured: the share of the live page it holds, and
+/// its times.
+#[derive(Clone, Copy)]
+struct GetTimes {
+    live_share: f64,
+    /// From the GET's start to its page.
+    fetch_ms: f64,
+    /// Of that, the time after the live page was read.
+    waited_ms: f64,
+    align_ms: f64,
+}
+
+/// Today's comparison of the live page, with the reason it was needed.
 /// When every linked page it loaded is an app shell (the served key page
 /// could not tell, its fetch having failed), the answer is the app-shell
 /// sentence, not the thin template those shells would give.
@@ -202,16 +219,16 @@ async fn on_live<S: PageSource>(
     ahead: &Prefetch<'_, S>,
     live: &LoadedPage,
     get: KeyGet,
-    measured: (f64, f64, f64),
+    measured: GetTimes,
 ) -> Result<LiveExtraction, ExtractError> {
-    let (live_share, fetch_ms, align_ms) = measured;
+    let GetTimes { live_share, fetch_ms, waited_ms, align_ms } = measured;
     let watch = ShellWatch::new(ahead, &live.tree);
     let result = extract(cfg, &watch, live).await;
     if watch.all_shells() {
         return Err(ExtractError::AppShell);
     }
     let mut extraction = result?;
-    extraction.timings.total_ms += fetch_ms + align_ms;
+    extraction.timings.total_ms += waited_ms + align_ms;
     extraction.fetched += ahead.unused();
     let key_source = KeySource {
         url: get.url,
