@@ -208,11 +208,11 @@ wheel() {
   ensure_python
   log "maturin build (python/: the abi3 wheel)"
   rm -rf target/wheels
-  # The main target folder: the core's dependencies built for the native
-  # tests are reused (python/ is a workspace of its own, but a crate built
-  # with the same features and profile is the same artifact): this step and
-  # the tex build after it took 129-152 s of the suite instead of 185 s.
-  "$PYENV/bin/maturin" build --release --quiet -m python/Cargo.toml --target-dir target -o target/wheels
+  # A target folder of its own: python/ is a workspace of its own, and
+  # sharing the main folder (129-152 s of the suite instead of 185 s) broke
+  # a second `./build.sh test` in the same checkout once (the core's types
+  # lacked the wheel's serde::Serialize), which a fresh build did not repeat.
+  "$PYENV/bin/maturin" build --release --quiet -m python/Cargo.toml --target-dir target/python -o target/wheels
   "$PYENV/bin/pip" install -q --force-reinstall --no-deps target/wheels/*.whl
 }
 
