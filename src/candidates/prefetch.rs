@@ -47,8 +47,8 @@ impl<'a, S: PageSource> Prefetch<'a, S> {
 
     /// Starts loading `url` now, before anything asks for it: its request
     /// leaves before this returns, and the page is handed over when asked
-    /// for. The click sends the key page's served GET so before it reads
-    /// the live page, whose walk takes as long as a request on a big page.
+    /// for. The click sends the served key page's GET this way before it
+    /// reads the live page, whose walk takes as long as a request on a big page.
     pub async fn start(&self, url: Url) {
         let mut load = self.started_load(url);
         let _ = futures::poll!(&mut load);
