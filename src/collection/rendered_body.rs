@@ -20,10 +20,14 @@ use scraper::{Html, Node};
 use crate::page::dom::{NodeId, Tree};
 use crate::page::html::numbered_elements;
 
-/// Elements whose text is code or markup, not words a reader sees.
+/// Elements whose text is code or markup, not words a reader sees: an
+/// `<iframe>`'s, `<noembed>`'s or `<noframes>`'s text is a fallback for
+/// browsers without frames or plug-ins, kept as raw text (a WordPress post's
+/// "your browser cannot show this PDF" with its tags spelled out).
 pub fn is_raw_text(node: ego_tree::NodeRef<'_, Node>) -> bool {
     matches!(node.value(), Node::Element(e) if matches!(e.name.local,
-        local_name!("script") | local_name!("style") | local_name!("noscript") | local_name!("template")))
+        local_name!("script") | local_name!("style") | local_name!("noscript") | local_name!("template")
+            | local_name!("iframe") | local_name!("noembed") | local_name!("noframes")))
 }
 
 /// Where one element's markup and visible text lie.
@@ -207,6 +211,7 @@ mod tests {
             "<!doctype html><title>T</title><body class=x><nav><a href='/?a=1&amp;b=2'>Home &amp; more</a></nav>\
              <main><h1>Title&nbsp;here</h1><p>Two <b>bold</b> words<br>after<img src=x alt='a\"b'></p>\
              <script>if (a < b) x()</script><style>p > a {}</style><!-- note --><noscript><p>no script</p></noscript>\
+             <iframe src=a.pdf><p>No PDF here, <a href=a.pdf>fetch it</a></p></iframe><noembed>no plug-in</noembed>\
              <svg><title>icon</title><circle r=1></circle></svg><table><tr><td>cell</td></tr></table>\
              <div><template shadowrootmode=open><p>shadow text</p></template><span>light</span></div></main>\
              <footer>   Foot\n  line  </footer></body>",
