@@ -66,6 +66,10 @@ pub struct Equality {
     /// links (`lone_kin`: a wrapper a theme update renamed). Off in the
     /// published presets.
     pub lone_kin: bool,
+    /// Pair two siblings that order left unpaired when their own text is
+    /// the same and no other sibling's (`moved_items`: a shuffled tag
+    /// cloud's entries). Off in the published presets.
+    pub moved_items: bool,
 }
 
 impl Default for Equality {
@@ -83,6 +87,7 @@ impl Default for Equality {
             absent_ids_equal: false,
             state_markers: true,
             lone_kin: true,
+            moved_items: true,
         }
     }
 }
@@ -196,7 +201,13 @@ impl Config {
     /// must agree) or `rtdm` (RTDM-TD mapping).
     pub fn preset(name: &str) -> Option<Config> {
         let base = Config {
-            equality: Equality { differing_text: 1.0, state_markers: false, lone_kin: false, ..Equality::default() },
+            equality: Equality {
+                differing_text: 1.0,
+                state_markers: false,
+                lone_kin: false,
+                moved_items: false,
+                ..Equality::default()
+            },
             content: Content { enabled: false, ..Content::default() },
             patience: 0,
             dead_links_last: false,
@@ -270,6 +281,10 @@ mod tests {
         assert!(c.validate().is_ok());
         for p in PRESETS {
             assert!(Config::preset(p).unwrap().validate().is_ok());
+        }
+        for p in &PRESETS[1..] {
+            let e = Config::preset(p).unwrap().equality;
+            assert!(!e.state_markers && !e.lone_kin && !e.moved_items, "{p} is published: none of the later additions");
         }
     }
 

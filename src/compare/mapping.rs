@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use crate::base::config::Config;
 use crate::compare::equality::{between, ceiling, Side};
 use crate::compare::lone_kin::{between_pairs, lone_kin};
+use crate::compare::moved_items::moved_items;
 use crate::compare::state_marker::{moving, StateMarkers};
 use crate::page::dom::{NodeId, Tree};
 
@@ -283,6 +284,10 @@ impl<'a> SiblingMatch<'a> {
             accepted.extend(kin);
             let between = between_pairs(t1, self.s1, t2, self.s2, &accepted);
             accepted.extend(between);
+        }
+        if cfg.equality.moved_items && cfg.preserve_order {
+            let moved = moved_items(&cfg.equality, t1, self.s1, t2, self.s2, &accepted, &self.markers);
+            accepted.extend(moved);
         }
         accepted.into_iter().map(|(i, j)| (self.s1[i as usize], self.s2[j as usize])).collect()
     }

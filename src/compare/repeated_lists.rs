@@ -22,8 +22,8 @@ use crate::page::dom::{NodeId, Tree};
 use crate::page::mixed_hash::Mix;
 
 /// For each node of a key tree, a hash of everything the mapping of its
-/// children reads of the key tree: each child's tag, id, text, classes,
-/// attributes and child count, and the same of its descendants two levels
+/// children reads of the key tree: each child's tag, id, text, text block
+/// and its words, classes, attributes and child count, and the same of its descendants two levels
 /// down (where the state markers look), in order. Two nodes with equal
 /// hashes have children lists that map alike onto any list.
 pub struct ListSignatures(Vec<u64>);
@@ -32,7 +32,9 @@ impl ListSignatures {
     pub fn of(tree: &Tree) -> Self {
         let own: Vec<u64> = tree
             .nodes()
-            .map(|(_, n)| hash(&(&*n.tag, &n.id, n.text, &n.classes, &n.attributes, n.children.len())))
+            .map(|(_, n)| {
+                hash(&(&*n.tag, &n.id, n.text, n.block, n.words, &n.classes, &n.attributes, n.children.len()))
+            })
             .collect();
         // The node's own word (none for the list itself), then its children's.
         let below = |own: Option<u64>, level: &[u64], n: NodeId| {

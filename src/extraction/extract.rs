@@ -699,6 +699,35 @@ mod tests {
         assert!(all_template(&key, &x, "top", true) && all_template(&key, &x, "foot", true));
     }
 
+    /// A blog's sidebar holds the same tag cloud on every post, shuffled
+    /// at each build: ordered sibling mapping met only a run of it, and the
+    /// rest of the cloud came out as the post's content.
+    #[test]
+    fn a_tag_cloud_shuffled_on_every_page_is_template() {
+        let tags = ["rust", "wasm", "html", "css", "spark", "ray", "python", "linux", "git", "sql"];
+        let post = |n: usize, title: &str, story: &str| {
+            let cloud: String = (0..tags.len())
+                .map(|k| tags[(k * [1, 3, 7, 9][n - 1] + n) % tags.len()])
+                .map(|t| format!("<a href=/tags/{t}/ style='font-size:1.2em'>{t}</a> "))
+                .collect();
+            format!(
+                "<html><body><header class=top><a href=/p/1>One</a> <a href=/p/2>Two</a> <a href=/p/3>Three</a> <a href=/p/4>Four</a></header>\
+                 <article><h1 class=notTemplate>{title}</h1><p class=notTemplate>{story}</p></article>\
+                 <aside class=side><h3>Tags</h3><div class=cloud>{cloud}</div></aside></body></html>"
+            )
+        };
+        let site = HtmlSite(vec![
+            ("/p/1", post(1, "River", "a long walk along the river at dawn, told in full")),
+            ("/p/2", post(2, "Rain", "notes from a week of rain in the hills, and what grew")),
+            ("/p/3", post(3, "Candles", "the night the power went out and we read by candles")),
+            ("/p/4", post(4, "Bread", "a recipe for bread that forgives every mistake")),
+        ]);
+        let (key, x) = run(&site, "/p/1");
+        assert!(all_template(&key, &x, "cloud", true), "every entry of the cloud is the site's");
+        let s = score(&key.tree, &x.template);
+        assert_eq!((s.recall, s.precision), (1.0, 1.0));
+    }
+
     /// A forum thread's replies are built alike on every thread, each with a
     /// fixed "Reply" link; their text differs. The replies are content, the
     /// element holding them is the template's container for them.
