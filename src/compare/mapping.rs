@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crate::base::config::Config;
 use crate::compare::equality::{between, ceiling, Side};
 use crate::compare::lone_kin::{between_pairs, lone_kin};
-use crate::compare::moved_items::moved_items;
+use crate::compare::moved_items::pair_moved_items;
 use crate::compare::state_marker::{moving, StateMarkers};
 use crate::page::dom::{NodeId, Tree};
 
@@ -274,20 +274,20 @@ impl<'a> SiblingMatch<'a> {
     fn select(mut self, cfg: &Config, t1: &Tree, t2: &Tree) -> Vec<(NodeId, NodeId)> {
         // Pairs found in order pair every node of the shorter list, and lone
         // kin pair only where nothing did: they are taken as they are.
-        if self.in_order {
-            let pair = |key: &u128| (self.s1[(key >> 32) as u32 as usize], self.s2[*key as u32 as usize]);
-            return self.candidates.iter().map(pair).collect();
-        }
-        let mut accepted = self.accepted(cfg);
-        if cfg.equality.lone_kin {
-            let kin = lone_kin(t1, self.s1, t2, self.s2, &accepted, cfg.preserve_order);
-            accepted.extend(kin);
-            let between = between_pairs(t1, self.s1, t2, self.s2, &accepted);
-            accepted.extend(between);
-        }
+        let mut accepted = if self.in_order {
+            self.candidates.iter().map(|key| ((key >> 32) as u32, *key as u32)).collect()
+        } else {
+            let mut accepted = self.accepted(cfg);
+            if cfg.equality.lone_kin {
+                let kin = lone_kin(t1, self.s1, t2, self.s2, &accepted, cfg.preserve_order);
+                accepted.extend(kin);
+                let between = between_pairs(t1, self.s1, t2, self.s2, &accepted);
+                accepted.extend(between);
+            }
+            accepted
+        };
         if cfg.equality.moved_items && cfg.preserve_order {
-            let moved = moved_items(&cfg.equality, t1, self.s1, t2, self.s2, &accepted, &self.markers);
-            accepted.extend(moved);
+            pair_moved_items(&cfg.equality, t1, self.s1, t2, self.s2, &mut accepted, &self.markers);
         }
         accepted.into_iter().map(|(i, j)| (self.s1[i as usize], self.s2[j as usize])).collect()
     }
