@@ -6,23 +6,25 @@
 //! shuffled at each build, a "popular posts" box sorted by this week's
 //! reads, a language menu that puts the current language first — maps only
 //! along its longest run in common order, and the rest of its entries come
-//! out as the page's content although every page holds them. Where order
+//! out as the page's content although every page holds them.
+//!
 //! In a list of links (most siblings on both sides link entries: a link, or
-//! an element without text of its own around one), two entries with the
-//! same tag and the same label, which no other sibling on either side has,
-//! and an equality probability above the threshold are the same entry,
-//! moved, when most labels of the list are on both pages: they are paired,
-//! and what order had paired either with let go. A page's own selection,
-//! its "Related posts", shares a few entries with another page's at other
-//! places, and those stay the page's (LABELING N3).
-//! That covers the entries order left unpaired and the wrappers it paired
-//! by position (a `<span>` around each link of a cloud carries no text, so
-//! span meets span in order and the links inside do not meet).
-//! Paragraphs never move this way: two pages that print one description in
-//! another order (a list of documents, each with its summary) share text,
-//! not a layout; nor do a manual's section headings that link to its table
-//! of contents among the section's paragraphs ("6.1.1 Input file
-//! location" on the next chapter's page).
+//! an element without text of its own around one) whose labels are mostly
+//! on both pages, two entries with the same tag and the same label, which
+//! no other sibling on either side has, and an equality probability above
+//! the threshold are the same entry, moved: they are paired, and what order
+//! had paired either with is let go. That covers the entries order left
+//! unpaired and the wrappers it paired by position (a `<span>` around each
+//! link of a cloud carries no text, so span meets span in order and the
+//! links inside do not meet).
+//!
+//! A page's own selection, its "Related posts", shares a few entries with
+//! another page's at other places, and those stay the page's (LABELING
+//! N3). Paragraphs never move this way: two pages that print one
+//! description in another order (a list of documents, each with its
+//! summary) share text, not a layout; nor do a manual's section headings
+//! that link to its table of contents among the section's paragraphs
+//! ("6.1.1 Input file location" on the next chapter's page).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -104,9 +106,10 @@ fn entries(t: &Tree, s: &[NodeId]) -> (HashMap<u64, Option<u32>>, bool) {
 /// The label of a link entry: a link's text (an `<a href>` to another
 /// page: a named anchor around a heading is no link, and a link to a part
 /// of this page is an entry of the page's own table of contents, whose
-/// "Methods" or "Evaluation" other pages' contents list elsewhere), or the text of an element
-/// without text of its own whose words are mostly links' (a list item
-/// around its link and a date) two levels deep at most, as far as
+/// "Methods" or "Evaluation" other pages' contents list elsewhere), or the
+/// text of an element without text of its own whose words are mostly
+/// links' (a list item around its link and a date) two levels deep at
+/// most, as far as
 /// `repeated_lists` reads a list's entries; `None` for anything else, or an
 /// entry without words.
 fn entry_label(t: &Tree, n: NodeId) -> Option<u64> {
